@@ -1,0 +1,135 @@
+# pftrace — build, lab and tests.
+#
+#   make            build ./pftrace (static) from bpf/ and user/
+#   make deps       install every Debian package the build, lab and tests use
+#   make demo       deps + build + boot the lab + trace the AVC there
+#   make test       deps + build + unit tests + lab tests on every kernel
+#   make lab        the lab's base initramfs (tests/lab/run calls this)
+#   V=1             show the commands
+#
+# Everything generated goes to .output/ (and ./pftrace); kernels
+# downloaded for the lab are cached in .cache/.
+
+OUTPUT := .output
+CLANG ?= clang
+BPFTOOL ?= bpftool
+CC ?= gcc
+LAB_KERNELS ?= 5.10 6.1 6.12 6.19
+
+ifeq ($(V),1)
+Q :=
+msg :=
+else
+Q := @
+msg = @printf '  %-8s %s\n' "$(1)" "$(2)";
+MAKEFLAGS += --no-print-directory
+endif
+
+INCLUDES := -I$(OUTPUT) -Ibpf -Iuser
+CFLAGS := -g -O2 -std=gnu11 -Wall -Wextra -Werror -Wno-unused-parameter \
+	-Wno-missing-field-initializers -Wno-format-truncation -D_GNU_SOURCE $(INCLUDES)
+BPF_CFLAGS := -g -O2 -target bpf -D__TARGET_ARCH_x86 -Wall -Werror \
+	-Ivmlinux -Ibpf
+# One static binary: what an engineer copies onto a production box.
+STATIC_LIBS := -lbpf -lelf -ljson-c -lz -lzstd -lm
+TEST_LIBS := -lbpf -lelf -ljson-c -lz -lzstd -lm -lcmocka
+
+BPF_SRCS := $(wildcard bpf/*.bpf.c)
+BPF_OBJS := $(patsubst bpf/%.bpf.c,$(OUTPUT)/%.bpf.o,$(BPF_SRCS))
+SKELS := $(patsubst bpf/%.bpf.c,$(OUTPUT)/%.skel.h,$(BPF_SRCS))
+USER_SRCS := $(wildcard user/*.c)
+USER_OBJS := $(patsubst user/%.c,$(OUTPUT)/user/%.o,$(USER_SRCS))
+LIB_OBJS := $(filter-out $(OUTPUT)/user/main.o,$(USER_OBJS))
+UNIT_SRCS := $(wildcard tests/unit/test_*.c)
+UNIT_BINS := $(patsubst tests/unit/%.c,$(OUTPUT)/unit/%,$(UNIT_SRCS))
+WORKLOAD_SRCS := $(wildcard tests/lab/workloads/*.c)
+WORKLOADS := $(patsubst tests/lab/workloads/%.c,$(OUTPUT)/lab/bin/%,$(WORKLOAD_SRCS))
+VERSION := $(shell cat VERSION 2>/dev/null || echo 0.0.0)
+
+.PHONY: all deps demo test unit lab lab-test clean vmlinux-header check-static
+.DELETE_ON_ERROR:
+.SECONDARY:
+
+all: pftrace
+
+$(OUTPUT) $(OUTPUT)/user $(OUTPUT)/unit $(OUTPUT)/lab/bin:
+	$(Q)mkdir -p $@
+
+$(OUTPUT)/%.bpf.o: bpf/%.bpf.c bpf/pftrace.h bpf/walk.bpf.h vmlinux/vmlinux.h | $(OUTPUT)
+	$(call msg,BPF,$@)
+	$(Q)$(CLANG) $(BPF_CFLAGS) -c $< -o $@
+
+$(OUTPUT)/%.skel.h: $(OUTPUT)/%.bpf.o
+	$(call msg,GEN-SKEL,$@)
+	$(Q)$(BPFTOOL) gen skeleton $< > $@
+
+$(OUTPUT)/user/%.o: user/%.c $(wildcard user/*.h) bpf/pftrace.h $(SKELS) | $(OUTPUT)/user
+	$(call msg,CC,$@)
+	$(Q)$(CC) $(CFLAGS) -DPFTRACE_VERSION='"$(VERSION)"' -c $< -o $@
+
+pftrace: $(USER_OBJS)
+	$(call msg,LINK,$@)
+	$(Q)$(CC) -static $(CFLAGS) $^ $(STATIC_LIBS) -o $@
+
+# --- tests -----------------------------------------------------------------
+
+$(OUTPUT)/unit/%: tests/unit/%.c $(LIB_OBJS) | $(OUTPUT)/unit
+	$(call msg,CC,$@)
+	$(Q)$(CC) $(CFLAGS) -Itests/unit $^ $(TEST_LIBS) -o $@
+
+unit: $(UNIT_BINS) pftrace
+	$(Q)tests/unit/run $(UNIT_BINS)
+
+# Workloads run inside the guest, which has no libc: link them statically.
+$(OUTPUT)/lab/bin/%: tests/lab/workloads/%.c | $(OUTPUT)/lab/bin
+	$(call msg,CC,$@)
+	$(Q)$(CC) -static -O2 -Wall -Wextra -Werror -D_GNU_SOURCE $< -o $@
+
+$(OUTPUT)/lab/default.policy: tests/lab/policy/default.cil | $(OUTPUT)/lab/bin
+	$(call msg,SECILC,$@)
+	$(Q)secilc -M false -f /dev/null -o $@ $<
+
+$(OUTPUT)/lab/long.cil: tests/lab/policy/gen-long-chains | $(OUTPUT)/lab/bin
+	$(call msg,GEN,$@)
+	$(Q)tests/lab/policy/gen-long-chains > $@
+
+$(OUTPUT)/lab/base.cpio.gz: pftrace tests/lab/init tests/lab/mkbase $(WORKLOADS) \
+		$(OUTPUT)/lab/default.policy $(OUTPUT)/lab/long.cil $(wildcard tests/lab/guest/*)
+	$(call msg,CPIO,$@)
+	$(Q)tests/lab/mkbase $@ $(OUTPUT)/lab/default.policy pftrace $(WORKLOADS)
+
+lab: $(OUTPUT)/lab/base.cpio.gz $(OUTPUT)/lab/long.cil
+
+lab-test: lab
+	$(Q)tests/lab/suite $(LAB_KERNELS)
+
+check-static: pftrace
+	$(Q)file -L pftrace | grep -q 'statically linked' || \
+		{ echo "pftrace is not statically linked: $$(file -L pftrace)"; exit 1; }
+
+# --- the two commands of the README ------------------------------------------
+
+deps:
+	$(Q)tools/install-deps
+
+test: deps
+	$(Q)$(MAKE) all check-static
+	$(Q)$(MAKE) unit
+	$(Q)$(MAKE) lab-test
+
+demo: deps
+	$(Q)$(MAKE) lab
+	$(Q)tests/lab/demo
+
+vmlinux-header:
+	$(Q){ echo "/* vmlinux.h: C types dumped from the BTF of Linux $$(uname -r) (x86-64),"; \
+	  echo " * the kernel of the build host, with"; \
+	  echo " *   bpftool btf dump file /sys/kernel/btf/vmlinux format c"; \
+	  echo " * CO-RE relocations resolve every field against the running kernel's own"; \
+	  echo " * BTF at load time, so one header serves 5.10 to 6.19. Regenerate with"; \
+	  echo " * 'make vmlinux-header' only when a recipe needs a type this one lacks. */"; \
+	  $(BPFTOOL) btf dump file /sys/kernel/btf/vmlinux format c; } > vmlinux/vmlinux.h
+
+clean:
+	$(call msg,CLEAN,)
+	$(Q)rm -rf $(OUTPUT) pftrace

@@ -1,0 +1,169 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Recipe: the SELinux access vector cache (AVC).
+ *
+ * Mirrors security/selinux/avc.c: avc_lookup() -> avc_search_node(),
+ * which hashes (ssid, tsid, tclass) to one of avc_cache.slots[] and walks
+ * that hlist with hlist_for_each_entry_rcu() comparing ae.ssid, ae.tclass
+ * and ae.tsid. Checked against Debian's 5.10, 6.1, 6.12 and 6.19 kernels.
+ *
+ * avc_has_perm_noaudit() is where Linus's 2011 profile pointed, but it is
+ * notrace (inline) on current kernels; every AVC lookup goes through
+ * avc_lookup(), so that is what this recipe traces.
+ *
+ * Differences between kernels, all decided by the loader:
+ *  - up to 6.3 avc_lookup() takes the cache as its first argument; from
+ *    6.4 it does not and the cache is the global selinux_avc (kallsyms);
+ *  - 6.19 replaced the XOR bucket function with a MurmurHash3 one and made
+ *    the slot count a build option, so the slot count comes from BTF.
+ */
+#include "vmlinux.h"
+#include <bpf/bpf_helpers.h>
+#include <bpf/bpf_tracing.h>
+#include <bpf/bpf_core_read.h>
+#include "walk.bpf.h"
+
+char LICENSE[] SEC("license") = "GPL";
+
+const volatile bool avc_cache_is_arg = false;
+const volatile __u64 avc_global_addr = 0;
+const volatile __u32 avc_slots = 512;
+const volatile __u32 avc_hash = PFT_AVC_HASH_XOR;
+
+struct avc_key {
+	__u32 ssid;
+	__u32 tsid;
+	__u16 tclass;
+};
+
+static __always_inline __u32 rotl32(__u32 v, __u32 r)
+{
+	return (v << r) | (v >> (32 - r));
+}
+
+/* security/selinux/include/hash.h, av_hash() (6.19+) */
+static __always_inline __u32 murmur3_mix(__u32 hash, __u32 v)
+{
+	v *= 0xcc9e2d51;
+	v = rotl32(v, 15);
+	v *= 0x1b873593;
+	hash ^= v;
+	hash = rotl32(hash, 13);
+	return hash * 5 + 0xe6546b64;
+}
+
+static __always_inline __u32 avc_bucket(const struct avc_key *k)
+{
+	__u32 mask = avc_slots - 1, h;
+
+	if (avc_hash == PFT_AVC_HASH_MURMUR3) {
+		h = murmur3_mix(0, k->ssid);
+		h = murmur3_mix(h, k->tsid);
+		h = murmur3_mix(h, k->tclass);
+		h ^= h >> 16;
+		h *= 0x85ebca6b;
+		h ^= h >> 13;
+		h *= 0xc2b2ae35;
+		h ^= h >> 16;
+		return h & mask;
+	}
+	return (k->ssid ^ (k->tsid << 2) ^ ((__u32)k->tclass << 4)) & mask;
+}
+
+static __always_inline __u64 avc_node_of(__u64 list_node)
+{
+	return list_node - bpf_core_field_offset(struct avc_node, list);
+}
+
+static bool __always_inline avc_node_matches(__u64 list_node, const void *key)
+{
+	const struct avc_key *k = key;
+	struct avc_node *node = (void *)avc_node_of(list_node);
+
+	/* same order as avc_search_node(): ssid, tclass, tsid */
+	return BPF_CORE_READ(node, ae.ssid) == k->ssid &&
+	       BPF_CORE_READ(node, ae.tclass) == k->tclass &&
+	       BPF_CORE_READ(node, ae.tsid) == k->tsid;
+}
+
+static __always_inline void avc_walk(struct chain_walk *w, __u64 avc,
+				     const struct avc_key *k)
+{
+	struct hlist_head *head;
+	__u64 first = 0;
+
+	if (!avc)
+		avc = avc_global_addr;
+	head = (void *)(avc + bpf_core_field_offset(struct selinux_avc, avc_cache) +
+			bpf_core_field_offset(struct avc_cache, slots) +
+			(__u64)avc_bucket(k) * sizeof(struct hlist_head));
+	if (bpf_probe_read_kernel(&first, sizeof(first), &head->first)) {
+		__builtin_memset(w, 0, sizeof(*w));
+		w->fault = 1;
+		return;
+	}
+	walk_chain(w, first, PFT_END_NULL, avc_node_matches, k);
+}
+
+static __always_inline int avc_fexit(__u64 avc, __u32 ssid, __u32 tsid,
+				     __u16 tclass, __u64 ret)
+{
+	struct avc_key k = { .ssid = ssid, .tsid = tsid, .tclass = tclass };
+	struct chain_walk w;
+
+	if (!sample_this_call())
+		return 0;
+	avc_walk(&w, avc, &k);
+	account_lookup(&w, w.hit ? avc_node_of(w.found) : 0, ret);
+	return 0;
+}
+
+/*
+ * fexit programs read their arguments at fixed context offsets, so each
+ * parameter layout gets its own program; the loader keeps the one that
+ * matches the kernel's BTF. The arguments are taken as plain integers
+ * (the verifier forbids variable offsets on BTF-typed pointers).
+ */
+SEC("fexit/avc_lookup")
+int BPF_PROG(fexit_avc_lookup_cache_arg, __u64 avc, __u32 ssid, __u32 tsid,
+	     __u16 tclass, __u64 ret)
+{
+	return avc_fexit(avc, ssid, tsid, tclass, ret);
+}
+
+SEC("fexit/avc_lookup")
+int BPF_PROG(fexit_avc_lookup, __u32 ssid, __u32 tsid, __u16 tclass, __u64 ret)
+{
+	return avc_fexit(0, ssid, tsid, tclass, ret);
+}
+
+SEC("kprobe/avc_lookup")
+int BPF_KPROBE(kprobe_avc_lookup)
+{
+	struct avc_key k;
+	struct chain_walk w;
+	__u64 avc = 0;
+
+	if (!sample_this_call())
+		return 0;
+	if (avc_cache_is_arg) {
+		avc = PT_REGS_PARM1(ctx);
+		k.ssid = PT_REGS_PARM2(ctx);
+		k.tsid = PT_REGS_PARM3(ctx);
+		k.tclass = PT_REGS_PARM4(ctx);
+	} else {
+		k.ssid = PT_REGS_PARM1(ctx);
+		k.tsid = PT_REGS_PARM2(ctx);
+		k.tclass = PT_REGS_PARM3(ctx);
+	}
+	avc_walk(&w, avc, &k);
+	stash_walk(&w, w.hit ? avc_node_of(w.found) : 0);
+	return 0;
+}
+
+SEC("kretprobe/avc_lookup")
+int BPF_KRETPROBE(kretprobe_avc_lookup, __u64 ret)
+{
+	account_stashed(ret);
+	return 0;
+}

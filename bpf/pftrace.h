@@ -1,0 +1,57 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Layouts shared by the BPF recipes and the loader: what one traced hash
+ * table's counters look like in the per-CPU "chain_stats" map. Plain
+ * fixed-width types only; both sides include this file.
+ */
+#ifndef PFTRACE_H
+#define PFTRACE_H
+
+/*
+ * A walk follows at most this many nodes. Longer chains are counted as
+ * truncated and are not put in the histograms: a walk that gives up does
+ * not know where the chain ends. 256 is far past anything a sane table
+ * holds and keeps the verifier's work for the bounded loop small.
+ */
+#define PFT_MAX_WALK 256
+/* Histogram slot i counts lookups that walked (or hit at) i nodes. */
+#define PFT_HIST_SLOTS (PFT_MAX_WALK + 1)
+
+/* How a chain ends, per recipe (rodata "chain_end"). */
+enum pft_chain_end {
+	PFT_END_NULL = 0,      /* hlist: next == NULL */
+	PFT_END_NULLS = 1,     /* hlist_nulls: an odd "nulls" marker, never NULL */
+};
+
+/* The AVC's bucket function (rodata "avc_hash"), per kernel version. */
+enum pft_avc_hash {
+	PFT_AVC_HASH_XOR = 0,       /* up to 6.18: ssid ^ tsid<<2 ^ tclass<<4 */
+	PFT_AVC_HASH_MURMUR3 = 1,   /* 6.19+: av_hash(), MurmurHash3-based */
+};
+
+/*
+ * One traced table's counters. The kernel's own verdict (its return
+ * value) decides hits and misses, so hits + misses == lookups always;
+ * pftrace's re-walk of the chain feeds the walk_* counters and the
+ * histograms, and the self-check counts how often both agree.
+ */
+struct chain_stats {
+	__u64 calls;                /* calls seen, before --sample */
+	__u64 lookups;              /* lookups accounted (1 in sample_every) */
+	__u64 hits;                 /* the kernel found the key */
+	__u64 misses;               /* the kernel did not */
+	__u64 walk_hits;            /* completed walks that found the key */
+	__u64 walk_misses;          /* completed walks that reached the end */
+	__u64 walk_empty;           /* ... of those, on an empty bucket */
+	__u64 next_null_at_hit;     /* walk hits on the last node of the chain */
+	__u64 nodes_walked;         /* nodes visited, summed over completed walks */
+	__u64 truncated;            /* walks that gave up after PFT_MAX_WALK */
+	__u64 read_faults;          /* walks stopped by a failed kernel read */
+	__u64 self_agree;           /* completed walk found what the kernel found */
+	__u64 self_disagree;
+	__u64 lost;                 /* entry state that could not be kept */
+	__u64 chain_walked_hist[PFT_HIST_SLOTS]; /* every completed walk */
+	__u64 hit_pos_hist[PFT_HIST_SLOTS];      /* completed walks that hit */
+};
+
+#endif /* PFTRACE_H */

@@ -1,0 +1,84 @@
+// SPDX-License-Identifier: GPL-2.0
+#include <string.h>
+
+#include "aggregate.h"
+
+#define NFIELDS (sizeof(struct chain_stats) / sizeof(__u64))
+
+void chain_stats_sum(struct chain_stats *sum, const void *percpu, int ncpus, size_t stride)
+{
+	__u64 *out = (__u64 *)sum;
+	size_t i;
+	int cpu;
+
+	memset(sum, 0, sizeof(*sum));
+	for (cpu = 0; cpu < ncpus; cpu++) {
+		const __u64 *in = (const __u64 *)((const char *)percpu + (size_t)cpu * stride);
+
+		for (i = 0; i < NFIELDS; i++)
+			out[i] += in[i];
+	}
+}
+
+void chain_stats_sub(struct chain_stats *d, const struct chain_stats *a,
+		     const struct chain_stats *b)
+{
+	const __u64 *pa = (const __u64 *)a, *pb = (const __u64 *)b;
+	__u64 *pd = (__u64 *)d;
+	size_t i;
+
+	for (i = 0; i < NFIELDS; i++)
+		pd[i] = pa[i] - pb[i];
+}
+
+int hist_max_slot(const __u64 *slots, int nslots)
+{
+	int i;
+
+	for (i = nslots - 1; i >= 0; i--)
+		if (slots[i])
+			return i;
+	return -1;
+}
+
+__u64 hist_total(const __u64 *slots, int nslots)
+{
+	__u64 total = 0;
+	int i;
+
+	for (i = 0; i < nslots; i++)
+		total += slots[i];
+	return total;
+}
+
+void walk_summarize(const struct chain_stats *s, struct walk_summary *w)
+{
+	struct prefetch_model *p = &w->prefetch;
+
+	memset(w, 0, sizeof(*w));
+	w->completed = s->walk_hits + s->walk_misses;
+	w->mean_walked = w->completed ? (double)s->nodes_walked / (double)w->completed : 0;
+	w->max_walked = hist_max_slot(s->chain_walked_hist, PFT_HIST_SLOTS);
+	w->max_hit_pos = hist_max_slot(s->hit_pos_hist, PFT_HIST_SLOTS);
+
+	/*
+	 * A walk the self-check cannot confirm counts against it: a read
+	 * fault on every lookup (a wrong cache address, say) must not pass
+	 * as "no disagreement". Truncated walks are long chains, not errors.
+	 */
+	w->checked = s->self_agree + s->self_disagree + s->read_faults;
+	w->agree_pct = w->checked ? 100.0 * (double)s->self_agree / (double)w->checked : 100.0;
+	w->self_check_ok = s->self_agree * 1000 >= w->checked * PFT_SELF_CHECK_PERMILLE;
+
+	/*
+	 * The old macro visits the same nodes as today's walk and issues
+	 * prefetch(pos->next) at each: one per node. The one of NULL comes
+	 * at the chain's last node, which every miss on a non-empty bucket
+	 * and every hit on the tail reach.
+	 */
+	p->issued = s->nodes_walked;
+	p->null = (s->walk_misses - s->walk_empty) + s->next_null_at_hit;
+	p->nonnull_only = p->issued - p->null;
+	p->none = 0;
+	p->exact = s->truncated == 0 && s->read_faults == 0;
+}

@@ -1,0 +1,279 @@
+// SPDX-License-Identifier: GPL-2.0
+#include <getopt.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <bpf/libbpf.h>
+
+#include "cli.h"
+
+void print_usage(FILE *f)
+{
+	fprintf(f,
+"Usage: pftrace -f FUNC [-f FUNC]... [options] [-- COMMAND [ARG]...]\n"
+"       pftrace features [--format text|json]\n"
+"       pftrace list [--format text|json]\n"
+"       pftrace --version\n"
+"\n"
+"Measures hash-chain walks of a kernel lookup function while it runs:\n"
+"nodes walked, hit or miss, hit position, next==NULL at the hit, and\n"
+"what the pre-3.0 hlist prefetch would have done with those walks.\n"
+"\n"
+"  -f, --function FUNC     function to trace (avc_has_perm_noaudit, avc_lookup, ...)\n"
+"  -d, --duration SECONDS  stop after SECONDS (default: Ctrl-C, or COMMAND's end)\n"
+"  -i, --interval SECONDS  print the counts of each interval\n"
+"  -o, --output FILE       write the run as JSON to FILE\n"
+"      --format text|json  what to print on stdout (default text)\n"
+"      --sample N          walk one call in N per CPU (counts scaled)\n"
+"      --btf FILE          kernel BTF to use instead of /sys/kernel/btf/vmlinux\n"
+"      --dry-run           print the attach plan and exit\n"
+"  -C  KEY=VALUE           rare knobs: attach=fexit|kprobe\n"
+"  -v, --verbose           explain the plan, show libbpf's messages\n"
+"  -h, --help              this text\n"
+"  -V, --version           print the version\n"
+"\n"
+"Exit status: 0 done, 1 runtime failure, 2 bad input or environment,\n"
+"3 the self-check found pftrace's walk disagreeing with the kernel.\n");
+}
+
+static int bad(const char *fmt, ...)
+{
+	va_list ap;
+
+	fprintf(stderr, "pftrace: ");
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fprintf(stderr, "\n");
+	return 2;
+}
+
+/* A positive, finite number of seconds, and nothing else. */
+static int parse_seconds(const char *opt, const char *s, double *out)
+{
+	char *end;
+	double v;
+
+	v = strtod(s, &end);
+	if (end == s || *end || !isfinite(v) || v <= 0 || v > 31536000)
+		return bad("%s wants a number of seconds (0 < N <= 31536000), not '%s'", opt, s);
+	*out = v;
+	return 0;
+}
+
+static int parse_format(const char *s, enum out_format *f)
+{
+	if (!strcmp(s, "text"))
+		*f = FORMAT_TEXT;
+	else if (!strcmp(s, "json"))
+		*f = FORMAT_JSON;
+	else
+		return bad("--format wants text or json, not '%s'", s);
+	return 0;
+}
+
+/* Every knob pftrace understands, and the values it takes. */
+static const struct {
+	const char *key;
+	const char *const values[4];
+	bool hidden;   /* debug only: not in --help */
+} known_knobs[] = {
+	{ "attach", { "fexit", "kprobe" }, false },
+	/* Forces the AVC bucket function: exists to prove the self-check. */
+	{ "avc.hash", { "xor", "murmur3" }, true },
+};
+
+static int parse_knob(struct trace_opts *o, char *kv)
+{
+	char *eq = strchr(kv, '=');
+	size_t i, j;
+
+	if (!eq || eq == kv || !eq[1])
+		return bad("-C wants KEY=VALUE, not '%s'", kv);
+	*eq = '\0';
+	for (i = 0; i < sizeof(known_knobs) / sizeof(known_knobs[0]); i++) {
+		if (strcmp(known_knobs[i].key, kv))
+			continue;
+		for (j = 0; j < 4 && known_knobs[i].values[j]; j++)
+			if (!strcmp(known_knobs[i].values[j], eq + 1))
+				break;
+		if (j == 4 || !known_knobs[i].values[j])
+			return bad("-C %s: unknown value '%s'", kv, eq + 1);
+		if (o->nknobs == PFT_MAX_KNOBS)
+			return bad("-C: at most %d knobs", PFT_MAX_KNOBS);
+		o->knobs[o->nknobs].key = kv;
+		o->knobs[o->nknobs].value = eq + 1;
+		o->nknobs++;
+		return 0;
+	}
+	return bad("-C: unknown knob '%s' (known: attach)", kv);
+}
+
+const char *knob_get(const struct trace_opts *o, const char *key)
+{
+	int i;
+
+	for (i = o->nknobs - 1; i >= 0; i--)
+		if (!strcmp(o->knobs[i].key, key))
+			return o->knobs[i].value;
+	return NULL;
+}
+
+enum { OPT_FORMAT = 256, OPT_BTF, OPT_DRY_RUN, OPT_SAMPLE };
+
+static void record_cmdline(struct trace_opts *o, int argc, char **argv)
+{
+	size_t len = 0;
+	int i;
+
+	o->cmdline[0] = '\0';
+	for (i = 0; i < argc && len < sizeof(o->cmdline) - 1; i++)
+		len += snprintf(o->cmdline + len, sizeof(o->cmdline) - len, "%s%s",
+				i ? " " : "", i ? argv[i] : "pftrace");
+}
+
+int parse_trace_opts(int argc, char **argv, struct trace_opts *o)
+{
+	static const struct option longopts[] = {
+		{ "function", required_argument, NULL, 'f' },
+		{ "duration", required_argument, NULL, 'd' },
+		{ "interval", required_argument, NULL, 'i' },
+		{ "output", required_argument, NULL, 'o' },
+		{ "format", required_argument, NULL, OPT_FORMAT },
+		{ "btf", required_argument, NULL, OPT_BTF },
+		{ "dry-run", no_argument, NULL, OPT_DRY_RUN },
+		{ "sample", required_argument, NULL, OPT_SAMPLE },
+		{ "verbose", no_argument, NULL, 'v' },
+		{ "help", no_argument, NULL, 'h' },
+		{ "version", no_argument, NULL, 'V' },
+		{ NULL, 0, NULL, 0 },
+	};
+	char *end;
+	long n;
+	int c;
+
+	memset(o, 0, sizeof(*o));
+	o->sample_every = 1;
+	record_cmdline(o, argc, argv);
+	optind = 1;
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, "+:f:d:i:o:C:vhV", longopts, NULL)) != -1) {
+		switch (c) {
+		case 'f':
+			if (o->nfunctions == PFT_MAX_TARGETS)
+				return bad("at most %d -f functions", PFT_MAX_TARGETS);
+			o->functions[o->nfunctions++] = optarg;
+			break;
+		case 'd':
+			if (parse_seconds("-d", optarg, &o->duration_s))
+				return 2;
+			break;
+		case 'i':
+			if (parse_seconds("-i", optarg, &o->interval_s))
+				return 2;
+			break;
+		case 'o':
+			if (!*optarg)
+				return bad("-o wants a file name");
+			o->output_path = optarg;
+			break;
+		case OPT_FORMAT:
+			if (parse_format(optarg, &o->common.format))
+				return 2;
+			break;
+		case OPT_BTF:
+			o->common.btf_path = optarg;
+			break;
+		case OPT_DRY_RUN:
+			o->dry_run = true;
+			break;
+		case OPT_SAMPLE:
+			n = strtol(optarg, &end, 10);
+			if (end == optarg || *end || n < 1 || n > 1000000)
+				return bad("--sample wants a whole number from 1 to 1000000, not '%s'", optarg);
+			o->sample_every = (unsigned int)n;
+			break;
+		case 'C':
+			if (parse_knob(o, optarg))
+				return 2;
+			break;
+		case 'v':
+			o->common.verbose = true;
+			break;
+		case 'h':
+			print_usage(stdout);
+			return -1;
+		case 'V':
+			printf("pftrace %s\n", PFTRACE_VERSION);
+			return -1;
+		case ':':
+			return bad("option '%s' needs a value", argv[optind - 1]);
+		default:
+			return bad("unknown option '%s' (see pftrace --help)", argv[optind - 1]);
+		}
+	}
+	if (optind < argc) {
+		if (strcmp(argv[optind - 1], "--"))
+			return bad("unexpected argument '%s' (a command to run goes after --)",
+				   argv[optind]);
+		o->command = &argv[optind];
+	}
+	if (!o->nfunctions)
+		return bad("no function to trace: give -f FUNC (pftrace list shows them)");
+	if (o->interval_s && o->duration_s && o->interval_s > o->duration_s)
+		return bad("-i %g is longer than -d %g", o->interval_s, o->duration_s);
+	return 0;
+}
+
+int parse_common_opts(int argc, char **argv, struct common_opts *o, const char *cmd)
+{
+	static const struct option longopts[] = {
+		{ "format", required_argument, NULL, OPT_FORMAT },
+		{ "btf", required_argument, NULL, OPT_BTF },
+		{ "verbose", no_argument, NULL, 'v' },
+		{ NULL, 0, NULL, 0 },
+	};
+	int c;
+
+	memset(o, 0, sizeof(*o));
+	optind = 1;
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, ":v", longopts, NULL)) != -1) {
+		switch (c) {
+		case OPT_FORMAT:
+			if (parse_format(optarg, &o->format))
+				return 2;
+			break;
+		case OPT_BTF:
+			o->btf_path = optarg;
+			break;
+		case 'v':
+			o->verbose = true;
+			break;
+		case ':':
+			return bad("%s: option '%s' needs a value", cmd, argv[optind - 1]);
+		default:
+			return bad("%s: unknown option '%s'", cmd, argv[optind - 1]);
+		}
+	}
+	if (optind < argc)
+		return bad("%s: unexpected argument '%s'", cmd, argv[optind]);
+	return 0;
+}
+
+static int libbpf_print_verbose(enum libbpf_print_level level, const char *fmt, va_list ap)
+{
+	return vfprintf(stderr, fmt, ap);
+}
+
+static int libbpf_print_quiet(enum libbpf_print_level level, const char *fmt, va_list ap)
+{
+	return 0;
+}
+
+void setup_libbpf_logging(bool verbose)
+{
+	libbpf_set_print(verbose ? libbpf_print_verbose : libbpf_print_quiet);
+}

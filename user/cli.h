@@ -1,0 +1,51 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/* Command line: options of every subcommand, parsed into plain structs. */
+#ifndef PFT_CLI_H
+#define PFT_CLI_H
+
+#include <stdbool.h>
+
+#ifndef PFTRACE_VERSION
+#define PFTRACE_VERSION "0.0.0"
+#endif
+
+#define PFT_MAX_TARGETS 8
+#define PFT_MAX_KNOBS 16
+
+enum out_format { FORMAT_TEXT, FORMAT_JSON };
+
+struct common_opts {
+	bool verbose;
+	enum out_format format;
+	const char *btf_path;
+};
+
+/* -C key=value: rare knobs, retsnoop-style, instead of ever more flags. */
+struct knob {
+	const char *key;
+	const char *value;
+};
+
+struct trace_opts {
+	struct common_opts common;
+	const char *functions[PFT_MAX_TARGETS];
+	int nfunctions;
+	double duration_s;        /* 0: until Ctrl-C (or the command ends) */
+	double interval_s;        /* 0: no interval output */
+	const char *output_path;  /* -o: JSON run file */
+	unsigned int sample_every;
+	bool dry_run;
+	struct knob knobs[PFT_MAX_KNOBS];
+	int nknobs;
+	char **command;           /* after "--": run it while tracing */
+	char cmdline[2048];       /* pftrace's own argv, for the run file */
+};
+
+/* 0: parsed; 2: bad input (one line printed); -1: help printed. */
+int parse_trace_opts(int argc, char **argv, struct trace_opts *o);
+int parse_common_opts(int argc, char **argv, struct common_opts *o, const char *cmd);
+const char *knob_get(const struct trace_opts *o, const char *key);
+void setup_libbpf_logging(bool verbose);
+void print_usage(FILE *f);
+
+#endif

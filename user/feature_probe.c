@@ -1,0 +1,221 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * `pftrace features`: ask the running kernel, the way retsnoop calibrates
+ * itself, instead of guessing from its version. On the build host, for
+ * example, the kernel is new enough for fentry but an LSM refuses tracing
+ * programs, and CONFIG_KPROBES is off: only a real load says so.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <linux/perf_event.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+#include <bpf/bpf.h>
+#include <bpf/btf.h>
+#include <bpf/libbpf.h>
+#include <json-c/json.h>
+
+#include "cli.h"
+#include "feature_probe.h"
+#include "output.h"
+#include "probe.skel.h"
+
+/* Functions present and traceable on every kernel pftrace knows. */
+static const char *const probe_functions[] = { "vfs_read", "do_sys_openat2", "schedule" };
+
+static const char *probe_function(const struct kernel_facts *kf)
+{
+	size_t i;
+
+	for (i = 0; i < sizeof(probe_functions) / sizeof(probe_functions[0]); i++)
+		if (btf_has_func(kf->btf, probe_functions[i]))
+			return probe_functions[i];
+	return probe_functions[0];
+}
+
+bool fentry_can_attach(const char *func, char *why, size_t whylen)
+{
+	struct probe_bpf *skel = probe_bpf__open();
+	struct bpf_link *link;
+	int err;
+
+	if (!skel) {
+		snprintf(why, whylen, "cannot open the probe program: %s", strerror(errno));
+		return false;
+	}
+	bpf_program__set_autoload(skel->progs.probe_kprobe, false);
+	err = bpf_program__set_attach_target(skel->progs.probe_fentry, 0, func);
+	if (!err)
+		err = probe_bpf__load(skel);
+	if (err) {
+		snprintf(why, whylen, "loading an fentry program for %s failed: %s",
+			 func, strerror(-err));
+		probe_bpf__destroy(skel);
+		return false;
+	}
+	link = bpf_program__attach(skel->progs.probe_fentry);
+	err = link ? 0 : -errno;
+	bpf_link__destroy(link);
+	probe_bpf__destroy(skel);
+	if (err) {
+		snprintf(why, whylen, "attaching fentry to %s failed: %s", func, strerror(-err));
+		return false;
+	}
+	snprintf(why, whylen, "fentry/fexit attach to %s", func);
+	return true;
+}
+
+bool kprobe_can_attach(const char *func, char *why, size_t whylen)
+{
+	struct probe_bpf *skel = probe_bpf__open();
+	struct bpf_link *link;
+	int err;
+
+	if (!skel) {
+		snprintf(why, whylen, "cannot open the probe program: %s", strerror(errno));
+		return false;
+	}
+	bpf_program__set_autoload(skel->progs.probe_fentry, false);
+	err = probe_bpf__load(skel);
+	if (err) {
+		snprintf(why, whylen, "loading a kprobe program failed: %s", strerror(-err));
+		probe_bpf__destroy(skel);
+		return false;
+	}
+	link = bpf_program__attach_kprobe(skel->progs.probe_kprobe, false, func);
+	err = link ? 0 : -errno;
+	bpf_link__destroy(link);
+	probe_bpf__destroy(skel);
+	if (err) {
+		if (access("/sys/bus/event_source/devices/kprobe", F_OK) &&
+		    access("/sys/kernel/tracing/kprobe_events", F_OK) &&
+		    access("/sys/kernel/debug/tracing/kprobe_events", F_OK))
+			snprintf(why, whylen, "no kprobes in this kernel (CONFIG_KPROBES off)");
+		else
+			snprintf(why, whylen, "kprobe on %s failed: %s", func, strerror(-err));
+		return false;
+	}
+	snprintf(why, whylen, "kprobe/kretprobe attach to %s", func);
+	return true;
+}
+
+static bool perf_hw_available(char *why, size_t whylen)
+{
+	struct perf_event_attr attr = {
+		.type = PERF_TYPE_HARDWARE,
+		.size = sizeof(attr),
+		.config = PERF_COUNT_HW_CPU_CYCLES,
+		.disabled = 1,
+	};
+	int fd = syscall(__NR_perf_event_open, &attr, -1, 0, -1, 0);
+
+	if (fd < 0) {
+		snprintf(why, whylen, "cycles: %s (sampling falls back to cpu-clock)",
+			 errno == ENOENT || errno == EOPNOTSUPP ? "not supported" : strerror(errno));
+		return false;
+	}
+	close(fd);
+	snprintf(why, whylen, "cycles event opens on cpu 0");
+	return true;
+}
+
+static bool bpf_stats_available(char *why, size_t whylen)
+{
+	int fd = bpf_enable_stats(BPF_STATS_RUN_TIME);
+
+	if (fd < 0) {
+		snprintf(why, whylen, "BPF_ENABLE_STATS: %s", strerror(errno));
+		return false;
+	}
+	close(fd);
+	snprintf(why, whylen, "per-program run time via BPF_ENABLE_STATS");
+	return true;
+}
+
+static void set(struct feature *f, const char *name, bool ok, const char *detail)
+{
+	f->name = name;
+	f->available = ok;
+	snprintf(f->detail, sizeof(f->detail), "%s", detail);
+}
+
+void features_probe(const struct kernel_facts *kf, struct feature out[FEAT_COUNT])
+{
+	char why[PFT_ERRLEN];
+	const char *func;
+	bool ok;
+
+	if (kf->btf)
+		snprintf(why, sizeof(why), "%s (%u types)", kf->btf_path,
+			 btf__type_cnt(kf->btf));
+	else
+		snprintf(why, sizeof(why), "no BTF at /sys/kernel/btf/vmlinux");
+	set(&out[FEAT_BTF], "btf", kf->btf != NULL, why);
+
+	func = probe_function(kf);
+	ok = fentry_can_attach(func, why, sizeof(why));
+	set(&out[FEAT_FENTRY], "fentry", ok, why);
+	ok = kprobe_can_attach(func, why, sizeof(why));
+	set(&out[FEAT_KPROBES], "kprobes", ok, why);
+	ok = perf_hw_available(why, sizeof(why));
+	set(&out[FEAT_PERF_HW], "perf-hw", ok, why);
+	ok = selinux_active(why, sizeof(why));
+	set(&out[FEAT_SELINUX], "selinux", ok, why);
+	ok = kallsyms_addresses_visible();
+	set(&out[FEAT_KALLSYMS], "kallsyms", ok,
+	    ok ? "/proc/kallsyms shows addresses"
+	       : "/proc/kallsyms hides addresses (kernel.kptr_restrict, or not root)");
+	ok = access("/proc/kcore", R_OK) == 0;
+	set(&out[FEAT_KCORE], "kcore", ok,
+	    ok ? "/proc/kcore readable" : "no /proc/kcore (kernel text read through BPF instead)");
+	ok = bpf_stats_available(why, sizeof(why));
+	set(&out[FEAT_BPF_STATS], "bpf-stats", ok, why);
+}
+
+int cmd_features(int argc, char **argv)
+{
+	struct common_opts o;
+	struct kernel_facts kf;
+	struct feature feats[FEAT_COUNT];
+	char err[PFT_ERRLEN] = "";
+	int i, rc;
+
+	rc = parse_common_opts(argc, argv, &o, "features");
+	if (rc)
+		return rc;
+	setup_libbpf_logging(o.verbose);
+	/* features reports a missing BTF instead of refusing to run */
+	if (kernel_facts_load(&kf, o.btf_path, err, sizeof(err)) && o.btf_path) {
+		fprintf(stderr, "pftrace: %s\n", err);
+		return 2;
+	}
+	features_probe(&kf, feats);
+
+	if (o.format == FORMAT_JSON) {
+		struct json_object *root = json_object_new_object();
+		struct json_object *fs = json_object_new_object();
+
+		json_object_object_add(root, "tool", json_object_new_string("pftrace"));
+		json_object_object_add(root, "version", json_object_new_string(PFTRACE_VERSION));
+		json_object_object_add(root, "kernel", json_object_new_string(kf.release));
+		for (i = 0; i < FEAT_COUNT; i++) {
+			struct json_object *f = json_object_new_object();
+
+			json_object_object_add(f, "available", json_object_new_boolean(feats[i].available));
+			json_object_object_add(f, "detail", json_object_new_string(feats[i].detail));
+			json_object_object_add(fs, feats[i].name, f);
+		}
+		json_object_object_add(root, "features", fs);
+		rc = json_print(root, stdout);
+		json_object_put(root);
+	} else {
+		printf("pftrace %s features of kernel %s\n", PFTRACE_VERSION, kf.release);
+		for (i = 0; i < FEAT_COUNT; i++)
+			printf("  %-10s %-3s  %s\n", feats[i].name,
+			       feats[i].available ? "yes" : "no", feats[i].detail);
+	}
+	kernel_facts_free(&kf);
+	return rc;
+}

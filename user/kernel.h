@@ -1,0 +1,58 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Facts about the running kernel that every other piece asks for: its
+ * release, its BTF (or the file given with --btf), kallsyms and the
+ * ftrace filter list. Read once, shared by the planner and the recipes.
+ */
+#ifndef PFT_KERNEL_H
+#define PFT_KERNEL_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#define PFT_ERRLEN 512
+
+struct btf;
+
+struct kernel_facts {
+	char release[128];
+	unsigned int version;     /* KERNEL_VERSION(major, minor, 0) */
+	struct btf *btf;          /* vmlinux BTF, or the --btf file */
+	char btf_path[4096];
+	bool btf_custom;          /* from --btf */
+};
+
+#define PFT_KVER(a, b) (((a) << 16) + ((b) << 8))
+
+/* Fails (one line in err) when no usable BTF can be had. */
+int kernel_facts_load(struct kernel_facts *kf, const char *btf_path,
+		      char *err, size_t errlen);
+void kernel_facts_free(struct kernel_facts *kf);
+unsigned int kernel_version_of(const char *release);
+
+/* Number of parameters of FUNC per BTF, names copied; -1 if absent. */
+int btf_func_params(const struct btf *btf, const char *func,
+		    char names[][32], const char *struct_names[], int max);
+/* Element count of the array member MEMBER of struct SNAME; -1 if none. */
+long btf_array_member_len(const struct btf *btf, const char *sname,
+			  const char *member);
+bool btf_has_func(const struct btf *btf, const char *func);
+
+/*
+ * kallsyms: address of NAME (any symbol type when types is NULL, else
+ * one of the type letters in types). 0 with *found when the kernel hides
+ * addresses. Returns false when NAME is not there.
+ */
+bool ksym_address(const char *name, const char *types, unsigned long *addr);
+bool kallsyms_addresses_visible(void);
+
+/*
+ * 1 when FUNC is in the ftrace filter list (attachable by fentry and
+ * kprobe), 0 when it is not (notrace or inlined), -1 when the list
+ * cannot be read (tracefs not mounted).
+ */
+int ftrace_traceable(const char *func);
+
+bool selinux_active(char *why, size_t whylen);
+
+#endif

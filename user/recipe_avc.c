@@ -1,0 +1,132 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Loader side of bpf/avc.bpf.c: read the AVC's shape off the running
+ * kernel (parameter layout and slot count from BTF, the cache's address
+ * from kallsyms, the bucket function from the version) into the
+ * program's read-only globals.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+#include <bpf/libbpf.h>
+
+#include <linux/types.h>
+#include "pftrace.h"
+#include "avc.skel.h"
+#include "cli.h"
+#include "targets.h"
+
+static const char *const avc_aliases[] = {
+	"avc_has_perm_noaudit", "avc_has_perm", "avc_has_perm_flags",
+	"avc_has_extended_perms", NULL,
+};
+
+static int avc_check(const struct kernel_facts *kf, char *err, size_t errlen)
+{
+	char why[PFT_ERRLEN];
+
+	if (!selinux_active(why, sizeof(why))) {
+		snprintf(err, errlen, "avc_lookup: %s; nothing would call it", why);
+		return -ENODEV;
+	}
+	return 0;
+}
+
+static int avc_open(struct target *t, const struct bpf_object_open_opts *opts)
+{
+	struct avc_bpf *skel = avc_bpf__open_opts(opts);
+
+	if (!skel)
+		return -errno;
+	t->skel = skel;
+	t->obj = skel->obj;
+	return 0;
+}
+
+static void avc_destroy(struct target *t)
+{
+	avc_bpf__destroy(t->skel);
+	t->skel = NULL;
+	t->obj = NULL;
+}
+
+/*
+ * 6.19 switched avc_hash() to av_hash() (MurmurHash3) together with
+ * CONFIG_SECURITY_SELINUX_AVC_HASH_BITS. Nothing in BTF or kallsyms tells
+ * the two apart (both are inlined), so the version decides and the
+ * self-check judges: a wrong guess shows up as disagreement at once.
+ */
+static enum pft_avc_hash avc_hash_for(const struct kernel_facts *kf,
+				      const struct trace_opts *o)
+{
+	const char *forced = knob_get(o, "avc.hash");
+
+	if (forced)
+		return strcmp(forced, "murmur3") ? PFT_AVC_HASH_XOR : PFT_AVC_HASH_MURMUR3;
+	return kf->version >= PFT_KVER(6, 19) ? PFT_AVC_HASH_MURMUR3 : PFT_AVC_HASH_XOR;
+}
+
+static int avc_configure(struct target *t, const struct kernel_facts *kf,
+			 char *err, size_t errlen)
+{
+	struct avc_bpf *skel = t->skel;
+	char names[8][32], layout[160];
+	const char *structs[8];
+	unsigned long addr = 0;
+	long slots;
+	int n;
+
+	n = btf_func_params(kf->btf, "avc_lookup", names, structs, 8);
+	if (n == 4 && !strcmp(structs[0], "selinux_avc")) {
+		/* up to 6.3: avc_lookup(struct selinux_avc *avc, ssid, tsid, tclass) */
+		skel->rodata->avc_cache_is_arg = true;
+		bpf_program__set_autoload(skel->progs.fexit_avc_lookup, false);
+	} else if (n == 3) {
+		/* 6.4+: avc_lookup(ssid, tsid, tclass), cache is the global selinux_avc */
+		if (!ksym_address("selinux_avc", "bBdD", &addr)) {
+			snprintf(err, errlen, "avc_lookup: symbol selinux_avc not in /proc/kallsyms");
+			return -ENOENT;
+		}
+		if (!addr) {
+			snprintf(err, errlen, "avc_lookup: /proc/kallsyms hides addresses "
+				 "(kernel.kptr_restrict); cannot find selinux_avc");
+			return -EPERM;
+		}
+		skel->rodata->avc_global_addr = addr;
+		bpf_program__set_autoload(skel->progs.fexit_avc_lookup_cache_arg, false);
+	} else {
+		snprintf(err, errlen, "avc_lookup: unknown parameter layout (%d parameters)", n);
+		return -EINVAL;
+	}
+
+	slots = btf_array_member_len(kf->btf, "avc_cache", "slots");
+	if (slots <= 0 || (slots & (slots - 1))) {
+		snprintf(err, errlen, "avc_lookup: struct avc_cache.slots has %ld entries "
+			 "per BTF; expected a power of two", slots);
+		return -EINVAL;
+	}
+	skel->rodata->avc_slots = (__u32)slots;
+	skel->rodata->avc_hash = avc_hash_for(kf, t->opts);
+	skel->rodata->sample_every = t->opts->sample_every;
+
+	if (n == 4)
+		snprintf(layout, sizeof(layout), "avc_lookup(%s, %s, %s, %s)",
+			 names[0], names[1], names[2], names[3]);
+	else
+		snprintf(layout, sizeof(layout), "avc_lookup(%s, %s, %s), cache at selinux_avc",
+			 names[0], names[1], names[2]);
+	snprintf(t->detail, sizeof(t->detail), "%s, %ld slots, %s bucket hash", layout,
+		 slots, skel->rodata->avc_hash == PFT_AVC_HASH_MURMUR3 ? "murmur3" : "xor");
+	return 0;
+}
+
+const struct recipe avc_recipe = {
+	.name = "avc",
+	.table = "SELinux access vector cache",
+	.traced = "avc_lookup",
+	.answers_to = avc_aliases,
+	.check = avc_check,
+	.open = avc_open,
+	.configure = avc_configure,
+	.destroy = avc_destroy,
+};

@@ -1,0 +1,51 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The aggregate a run produces, and its renderers. Renderers are pure
+ * functions of this struct: the text a terminal shows and the JSON run
+ * file carry the same numbers.
+ */
+#ifndef PFT_REPORT_H
+#define PFT_REPORT_H
+
+#include <stdbool.h>
+#include <stdio.h>
+#include "aggregate.h"
+#include "cli.h"
+
+#define PFT_SCHEMA_VERSION 1
+
+struct target_report {
+	const char *requested;
+	const char *traced;
+	const char *recipe;
+	const char *table;
+	const char *method;
+	const char *plan_note;   /* "" when requested == traced */
+	const char *detail;      /* layout, slots, hash */
+	unsigned int sample_every;
+	struct chain_stats stats;
+	struct walk_summary sum;
+};
+
+struct run_report {
+	const char *command;     /* pftrace's own command line */
+	const char *kernel_release;
+	const char *btf_path;
+	char started[40];        /* ISO 8601, UTC */
+	double duration_s;
+	const char *end_reason;  /* "duration", "SIGINT", "command exited", ... */
+	const char *child_command;
+	int child_exit;          /* exit status, or 128 + signal */
+	int ntargets;
+	struct target_report targets[PFT_MAX_TARGETS];
+};
+
+void report_finish_target(struct target_report *t);
+/* true when every target's self-check passed */
+bool report_self_check_ok(const struct run_report *r);
+
+void render_target_text(FILE *f, const struct target_report *t, double duration_s);
+void render_text(FILE *f, const struct run_report *r);
+struct json_object *render_json(const struct run_report *r);
+
+#endif

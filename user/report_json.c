@@ -1,0 +1,117 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The run file. Counts are exact integers; hits + misses == lookups;
+ * chain_walked sums to the completed walks and hit_position to the walk
+ * hits. The README documents every key; schema says when that changes.
+ */
+#include <stdio.h>
+#include <json-c/json.h>
+
+#include "hist.h"
+#include "report.h"
+
+#define add(obj, key, val) json_object_object_add((obj), (key), (val))
+#define u64(v) json_object_new_uint64(v)
+
+static struct json_object *target_json(const struct target_report *t, double duration_s)
+{
+	const struct chain_stats *s = &t->stats;
+	const struct walk_summary *w = &t->sum;
+	struct json_object *o = json_object_new_object();
+	struct json_object *walk, *pm, *sc;
+
+	add(o, "requested", json_object_new_string(t->requested));
+	add(o, "traced", json_object_new_string(t->traced));
+	add(o, "method", json_object_new_string(t->method));
+	add(o, "recipe", json_object_new_string(t->recipe));
+	add(o, "table", json_object_new_string(t->table));
+	add(o, "plan", json_object_new_string(t->plan_note));
+	add(o, "layout", json_object_new_string(t->detail));
+	add(o, "sampled_1_in", json_object_new_int((int)t->sample_every));
+	add(o, "calls", u64(s->calls));
+	add(o, "lookups", u64(s->lookups));
+	add(o, "hits", u64(s->hits));
+	add(o, "misses", u64(s->misses));
+	add(o, "lookups_per_s",
+	    json_object_new_double(duration_s > 0 ? (double)s->lookups / duration_s : 0));
+	add(o, "truncated", u64(s->truncated));
+	add(o, "read_faults", u64(s->read_faults));
+	add(o, "lost", u64(s->lost));
+
+	sc = json_object_new_object();
+	add(sc, "agree", u64(s->self_agree));
+	add(sc, "disagree", u64(s->self_disagree));
+	add(sc, "checked", u64(w->checked));
+	add(sc, "agree_pct", json_object_new_double(w->agree_pct));
+	add(sc, "ok", json_object_new_boolean(w->self_check_ok));
+	add(o, "self_check", sc);
+	/* numbers from a walk the kernel disowns are not data */
+	if (!w->self_check_ok)
+		return o;
+
+	walk = json_object_new_object();
+	add(walk, "completed", u64(w->completed));
+	add(walk, "hits", u64(s->walk_hits));
+	add(walk, "misses", u64(s->walk_misses));
+	add(walk, "empty_bucket_misses", u64(s->walk_empty));
+	add(walk, "nodes", u64(s->nodes_walked));
+	add(walk, "mean_nodes", json_object_new_double(w->mean_walked));
+	add(walk, "max_nodes", json_object_new_int(w->max_walked));
+	add(walk, "max_hit_position", json_object_new_int(w->max_hit_pos));
+	add(o, "walk", walk);
+	add(o, "chain_walked", hist_json(s->chain_walked_hist, PFT_HIST_SLOTS));
+	add(o, "hit_position", hist_json(s->hit_pos_hist, PFT_HIST_SLOTS));
+	add(o, "next_null_at_hit", u64(s->next_null_at_hit));
+
+	pm = json_object_new_object();
+	add(pm, "issued", u64(w->prefetch.issued));
+	add(pm, "null", u64(w->prefetch.null));
+	add(pm, "nonnull_only", u64(w->prefetch.nonnull_only));
+	add(pm, "none", u64(w->prefetch.none));
+	add(pm, "exact", json_object_new_boolean(w->prefetch.exact));
+	add(o, "prefetch_model", pm);
+	return o;
+}
+
+struct json_object *render_json(const struct run_report *r)
+{
+	struct json_object *root = json_object_new_object();
+	struct json_object *kernel, *targets, *cmd;
+	char msg[512];
+	int i;
+
+	/* A failed self-check is the first thing a reader of the file sees. */
+	for (i = 0; i < r->ntargets; i++) {
+		const struct target_report *t = &r->targets[i];
+
+		if (t->sum.self_check_ok)
+			continue;
+		snprintf(msg, sizeof(msg), "self-check failed for %s: %.2f%% of %llu walks "
+			 "agree with the kernel; histograms withheld", t->traced,
+			 t->sum.agree_pct, (unsigned long long)t->sum.checked);
+		add(root, "error", json_object_new_string(msg));
+		break;
+	}
+	add(root, "tool", json_object_new_string("pftrace"));
+	add(root, "version", json_object_new_string(PFTRACE_VERSION));
+	add(root, "schema", json_object_new_int(PFT_SCHEMA_VERSION));
+	add(root, "command", json_object_new_string(r->command));
+	kernel = json_object_new_object();
+	add(kernel, "release", json_object_new_string(r->kernel_release));
+	add(kernel, "btf", json_object_new_string(r->btf_path));
+	add(root, "kernel", kernel);
+	add(root, "started", json_object_new_string(r->started));
+	add(root, "duration_s", json_object_new_double(r->duration_s));
+	add(root, "end_reason", json_object_new_string(r->end_reason));
+	if (r->child_command) {
+		cmd = json_object_new_object();
+		add(cmd, "argv", json_object_new_string(r->child_command));
+		add(cmd, "exit_status", json_object_new_int(r->child_exit));
+		add(root, "workload", cmd);
+	}
+	targets = json_object_new_array();
+	for (i = 0; i < r->ntargets; i++)
+		json_object_array_add(targets, target_json(&r->targets[i], r->duration_s));
+	add(root, "targets", targets);
+	return root;
+}

@@ -1,0 +1,117 @@
+// SPDX-License-Identifier: GPL-2.0
+/* The terminal view of a run: counts, histograms, the prefetch model. */
+#include <stdio.h>
+#include <string.h>
+
+#include "hist.h"
+#include "report.h"
+
+static double pct(__u64 part, __u64 whole)
+{
+	return whole ? 100.0 * (double)part / (double)whole : 0.0;
+}
+
+void report_finish_target(struct target_report *t)
+{
+	walk_summarize(&t->stats, &t->sum);
+}
+
+bool report_self_check_ok(const struct run_report *r)
+{
+	int i;
+
+	for (i = 0; i < r->ntargets; i++)
+		if (!r->targets[i].sum.self_check_ok)
+			return false;
+	return true;
+}
+
+static void render_self_check_failure(FILE *f, const struct target_report *t)
+{
+	const struct chain_stats *s = &t->stats;
+
+	fprintf(f, "pftrace: SELF-CHECK FAILED for %s: pftrace's walk agreed with the "
+		"kernel on %llu of %llu lookups (%.2f%%, %llu unreadable); its bucket "
+		"function or layout does not match this kernel, so no histograms are "
+		"shown\n", t->traced, (unsigned long long)s->self_agree,
+		(unsigned long long)t->sum.checked, t->sum.agree_pct,
+		(unsigned long long)s->read_faults);
+}
+
+static void render_prefetch_model(FILE *f, const struct target_report *t)
+{
+	const struct prefetch_model *p = &t->sum.prefetch;
+
+	fprintf(f, "  prefetch model: what pre-3.0 hlist_for_each_entry() would issue on "
+		"these walks%s\n", p->exact ? "" : " (truncated walks left out)");
+	fprintf(f, "    prefetch(pos->next) per node  %12llu issued, %llu of NULL (%.2f%%)\n",
+		(unsigned long long)p->issued, (unsigned long long)p->null,
+		pct(p->null, p->issued));
+	fprintf(f, "    (b) only when next != NULL    %12llu issued\n",
+		(unsigned long long)p->nonnull_only);
+	fprintf(f, "    (c) no prefetch (Linux 3.0+)  %12llu issued\n",
+		(unsigned long long)p->none);
+}
+
+void render_target_text(FILE *f, const struct target_report *t, double duration_s)
+{
+	const struct chain_stats *s = &t->stats;
+	const struct walk_summary *w = &t->sum;
+
+	fprintf(f, "%s -> %s [%s, %s]\n", t->requested, t->traced, t->table, t->method);
+	if (t->sample_every > 1)
+		fprintf(f, "  SAMPLED: 1 call in %u walked; %llu calls in all\n",
+			t->sample_every, (unsigned long long)s->calls);
+	fprintf(f, "  lookups     %12llu  %.1f/s\n", (unsigned long long)s->lookups,
+		duration_s > 0 ? (double)s->lookups / duration_s : 0.0);
+	fprintf(f, "  hits        %12llu  %6.2f%%\n", (unsigned long long)s->hits,
+		pct(s->hits, s->lookups));
+	fprintf(f, "  misses      %12llu  %6.2f%%\n", (unsigned long long)s->misses,
+		pct(s->misses, s->lookups));
+	fprintf(f, "  self-check  %11.2f%%  of %llu walks agree with the kernel's verdict\n",
+		w->agree_pct, (unsigned long long)w->checked);
+	fprintf(f, "  truncated   %12llu  walks longer than %d nodes\n",
+		(unsigned long long)s->truncated, PFT_MAX_WALK);
+	if (s->read_faults || s->lost)
+		fprintf(f, "  unreadable  %12llu  lost %llu\n",
+			(unsigned long long)s->read_faults, (unsigned long long)s->lost);
+	if (!w->self_check_ok) {
+		render_self_check_failure(f, t);
+		return;
+	}
+	if (!w->completed)
+		return;
+
+	fprintf(f, "\n  nodes walked per lookup: mean %.2f, max %d\n", w->mean_walked,
+		w->max_walked);
+	hist_print(f, s->chain_walked_hist, PFT_HIST_SLOTS, 0, "nodes");
+	if (s->walk_hits) {
+		fprintf(f, "\n  hit position: max %d\n", w->max_hit_pos);
+		hist_print(f, s->hit_pos_hist, PFT_HIST_SLOTS, 1, "position");
+	}
+	fprintf(f, "\n  next == NULL at hit  %llu of %llu hits (%.2f%%)\n",
+		(unsigned long long)s->next_null_at_hit, (unsigned long long)s->walk_hits,
+		pct(s->next_null_at_hit, s->walk_hits));
+	fprintf(f, "  misses on an empty bucket  %llu of %llu\n\n",
+		(unsigned long long)s->walk_empty, (unsigned long long)s->walk_misses);
+	render_prefetch_model(f, t);
+}
+
+void render_text(FILE *f, const struct run_report *r)
+{
+	int i;
+
+	/* A failed self-check is the first thing the reader sees. */
+	for (i = 0; i < r->ntargets; i++)
+		if (!r->targets[i].sum.self_check_ok)
+			render_self_check_failure(f, &r->targets[i]);
+	fprintf(f, "pftrace %s on %s, %.2f s (%s)\n", PFTRACE_VERSION, r->kernel_release,
+		r->duration_s, r->end_reason);
+	if (r->child_command)
+		fprintf(f, "command: %s (exit %d)\n", r->child_command, r->child_exit);
+	for (i = 0; i < r->ntargets; i++) {
+		fputc('\n', f);
+		render_target_text(f, &r->targets[i], r->duration_s);
+	}
+	fflush(f);
+}

@@ -1,0 +1,436 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * A trace session, libbpf-tools shaped: plan every target, open, set
+ * read-only globals, load, attach, loop (sleep, print interval, repeat),
+ * detach, read the final counts, render. Nothing is attached until every
+ * target has a plan, so one bad -f fails the start, not the run.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <math.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+#include <bpf/bpf.h>
+#include <bpf/libbpf.h>
+#include <json-c/json.h>
+
+#include "output.h"
+#include "report.h"
+#include "session.h"
+#include "targets.h"
+
+struct session {
+	const struct trace_opts *opts;
+	struct kernel_facts kf;
+	struct target targets[PFT_MAX_TARGETS];
+	int ntargets;
+	pid_t child;
+	int child_exit;
+	int ncpus;
+	void *percpu_buf;
+};
+
+static double now_s(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+static bool program_is(const struct bpf_program *prog, const char *kind)
+{
+	return !strncmp(bpf_program__section_name(prog), kind, strlen(kind));
+}
+
+/* Keep only the programs of the planned attach method. */
+static void select_method(struct target *t)
+{
+	struct bpf_program *prog;
+	bool fexit = t->method == ATTACH_FEXIT;
+
+	bpf_object__for_each_program(prog, t->obj) {
+		bool is_fexit = program_is(prog, "fexit") || program_is(prog, "fentry");
+
+		if (is_fexit != fexit)
+			bpf_program__set_autoload(prog, false);
+	}
+}
+
+/*
+ * Open, configure, load and attach one target. Returns 0, 2 when the
+ * kernel lacks what the recipe needs (bad environment) or 1 when the
+ * kernel refused to load or attach (err says which).
+ */
+static int target_start(struct target *t, const struct kernel_facts *kf,
+			char *err, size_t errlen)
+{
+	LIBBPF_OPTS(bpf_object_open_opts, open_opts,
+		    /* CO-RE relocations against --btf instead of the kernel's */
+		    .btf_custom_path = kf->btf_custom ? kf->btf_path : NULL);
+	const struct recipe *r = t->recipe;
+	struct bpf_program *prog;
+	struct bpf_map *map;
+	int rc;
+
+	rc = r->open(t, &open_opts);
+	if (rc) {
+		snprintf(err, errlen, "%s: cannot open the BPF object: %s", r->traced, strerror(-rc));
+		return 1;
+	}
+	select_method(t);
+	if (r->configure(t, kf, err, errlen))
+		return 2;
+	rc = bpf_object__load(t->obj);
+	if (rc) {
+		snprintf(err, errlen, "%s: the kernel refused the %s programs: %s (-v shows "
+			 "the verifier's log)", r->traced, attach_method_name(t->method),
+			 strerror(-rc));
+		return 1;
+	}
+	map = bpf_object__find_map_by_name(t->obj, "chain_stats");
+	t->stats_fd = map ? bpf_map__fd(map) : -1;
+	bpf_object__for_each_program(prog, t->obj) {
+		struct bpf_link *link;
+
+		if (!bpf_program__autoload(prog))
+			continue;
+		if (t->nlinks == PFT_MAX_LINKS) {
+			snprintf(err, errlen, "%s: too many programs", r->traced);
+			return 1;
+		}
+		link = bpf_program__attach(prog);
+		if (!link) {
+			snprintf(err, errlen, "%s: attaching %s failed: %s", r->traced,
+				 bpf_program__name(prog), strerror(errno));
+			return 1;
+		}
+		t->links[t->nlinks++] = link;
+	}
+	return 0;
+}
+
+static void target_detach(struct target *t)
+{
+	int i;
+
+	for (i = 0; i < t->nlinks; i++)
+		bpf_link__destroy(t->links[i]);
+	t->nlinks = 0;
+}
+
+static void target_free(struct target *t)
+{
+	target_detach(t);
+	if (t->skel)
+		t->recipe->destroy(t);
+}
+
+static int read_stats(struct session *s, struct target *t, struct chain_stats *out)
+{
+	__u32 zero = 0;
+
+	memset(out, 0, sizeof(*out));
+	if (t->stats_fd < 0 || bpf_map_lookup_elem(t->stats_fd, &zero, s->percpu_buf))
+		return -errno;
+	chain_stats_sum(out, s->percpu_buf, s->ncpus, sizeof(struct chain_stats));
+	return 0;
+}
+
+static void fill_target_report(struct target_report *tr, const struct target *t,
+			       const struct chain_stats *stats)
+{
+	memset(tr, 0, sizeof(*tr));
+	tr->requested = t->requested;
+	tr->traced = t->recipe->traced;
+	tr->recipe = t->recipe->name;
+	tr->table = t->recipe->table;
+	tr->method = attach_method_name(t->method);
+	tr->plan_note = t->plan_note;
+	tr->detail = t->detail;
+	tr->sample_every = t->opts->sample_every;
+	tr->stats = *stats;
+	report_finish_target(tr);
+}
+
+static void print_interval(struct session *s, struct chain_stats *prev, double span)
+{
+	struct target_report tr;
+	struct chain_stats cur, delta;
+	char stamp[16];
+	time_t now = time(NULL);
+	int i;
+
+	strftime(stamp, sizeof(stamp), "%H:%M:%S", localtime(&now));
+	printf("%s\n", stamp);
+	for (i = 0; i < s->ntargets; i++) {
+		if (read_stats(s, &s->targets[i], &cur))
+			continue;
+		chain_stats_sub(&delta, &cur, &prev[i]);
+		prev[i] = cur;
+		fill_target_report(&tr, &s->targets[i], &delta);
+		render_target_text(stdout, &tr, span);
+		printf("\n");
+	}
+	fflush(stdout);
+}
+
+/* Run COMMAND; an exec failure comes back through a close-on-exec pipe. */
+static int start_child(struct session *s, const sigset_t *orig_mask, char *err, size_t errlen)
+{
+	char **argv = s->opts->command;
+	int pfd[2], child_errno = 0;
+	ssize_t n;
+
+	if (pipe2(pfd, O_CLOEXEC)) {
+		snprintf(err, errlen, "pipe: %s", strerror(errno));
+		return -errno;
+	}
+	s->child = fork();
+	if (s->child < 0) {
+		snprintf(err, errlen, "fork: %s", strerror(errno));
+		return -errno;
+	}
+	if (s->child == 0) {
+		sigprocmask(SIG_SETMASK, orig_mask, NULL);
+		close(pfd[0]);
+		execvp(argv[0], argv);
+		child_errno = errno;
+		if (write(pfd[1], &child_errno, sizeof(child_errno)) < 0)
+			_exit(127);
+		_exit(127);
+	}
+	close(pfd[1]);
+	n = read(pfd[0], &child_errno, sizeof(child_errno));
+	close(pfd[0]);
+	if (n == sizeof(child_errno)) {
+		waitpid(s->child, NULL, 0);
+		s->child = 0;
+		snprintf(err, errlen, "cannot run '%s': %s", argv[0], strerror(child_errno));
+		return -child_errno;
+	}
+	return 0;
+}
+
+static void join_command(char *buf, size_t len, char **argv)
+{
+	size_t used = 0;
+
+	buf[0] = '\0';
+	for (; argv && *argv && used < len; argv++)
+		used += snprintf(buf + used, len - used, "%s%s", used ? " " : "", *argv);
+}
+
+static int plan_all(struct session *s, char *err, size_t errlen)
+{
+	const struct trace_opts *o = s->opts;
+	int i, j, rc;
+
+	for (i = 0; i < o->nfunctions; i++) {
+		struct target *t = &s->targets[s->ntargets];
+
+		rc = plan_target(t, o->functions[i], o, &s->kf, err, errlen);
+		if (rc)
+			return rc;
+		for (j = 0; j < s->ntargets; j++) {
+			if (s->targets[j].recipe == t->recipe) {
+				snprintf(err, errlen, "%s: traced already (as %s, by -f %s)",
+					 o->functions[i], t->recipe->traced,
+					 s->targets[j].requested);
+				return -EEXIST;
+			}
+		}
+		s->ntargets++;
+	}
+	return 0;
+}
+
+static void print_plan(const struct session *s, FILE *f, bool dry_run)
+{
+	int i;
+
+	for (i = 0; i < s->ntargets; i++) {
+		const struct target *t = &s->targets[i];
+
+		if (t->plan_note[0])
+			fprintf(f, "pftrace: %s\n", t->plan_note);
+		if (dry_run || s->opts->common.verbose)
+			fprintf(f, "pftrace: plan: %s -> %s via %s (recipe %s)\n", t->requested,
+				t->recipe->traced, attach_method_name(t->method), t->recipe->name);
+	}
+}
+
+int run_trace(const struct trace_opts *o)
+{
+	static struct session sess;
+	struct session *s = &sess;
+	struct chain_stats prev[PFT_MAX_TARGETS] = { 0 }, fin;
+	struct run_report *rep = NULL;
+	char err[PFT_ERRLEN] = "", child_cmd[1024];
+	sigset_t mask, orig_mask;
+	double start, deadline, next_tick, now;
+	const char *end_reason = "interrupted";
+	time_t wall_start;
+	int i, rc = 0, status;
+
+	memset(s, 0, sizeof(*s));
+	s->opts = o;
+	setup_libbpf_logging(o->common.verbose);
+
+	if (geteuid() != 0) {
+		fprintf(stderr, "pftrace: tracing needs root (CAP_BPF, CAP_PERFMON and "
+			"CAP_SYS_ADMIN); run it with sudo\n");
+		return 2;
+	}
+	if (kernel_facts_load(&s->kf, o->common.btf_path, err, sizeof(err))) {
+		fprintf(stderr, "pftrace: %s\n", err);
+		return 2;
+	}
+	if (plan_all(s, err, sizeof(err))) {
+		fprintf(stderr, "pftrace: %s\n", err);
+		rc = 2;
+		goto out;
+	}
+	print_plan(s, stderr, o->dry_run);
+	if (o->dry_run)
+		goto out;
+
+	/*
+	 * Signals are taken synchronously with sigtimedwait(): a Ctrl-C at
+	 * any point, attach included, ends in the same orderly detach and
+	 * report, and none can slip between a check and a sleep.
+	 */
+	sigemptyset(&mask);
+	sigaddset(&mask, SIGINT);
+	sigaddset(&mask, SIGTERM);
+	sigaddset(&mask, SIGCHLD);
+	sigprocmask(SIG_BLOCK, &mask, &orig_mask);
+
+	s->ncpus = libbpf_num_possible_cpus();
+	s->percpu_buf = calloc((size_t)s->ncpus, sizeof(struct chain_stats));
+	if (s->ncpus <= 0 || !s->percpu_buf) {
+		fprintf(stderr, "pftrace: cannot size per-CPU buffers\n");
+		rc = 1;
+		goto out;
+	}
+	for (i = 0; i < s->ntargets; i++) {
+		rc = target_start(&s->targets[i], &s->kf, err, sizeof(err));
+		if (rc) {
+			fprintf(stderr, "pftrace: %s\n", err);
+			goto out;
+		}
+	}
+	if (o->command && start_child(s, &orig_mask, err, sizeof(err))) {
+		fprintf(stderr, "pftrace: %s\n", err);
+		rc = 2;
+		goto out;
+	}
+	if (!o->command && o->common.format == FORMAT_TEXT)
+		fprintf(stderr, "Tracing %d function%s... Hit Ctrl-C to end.\n", s->ntargets,
+			s->ntargets == 1 ? "" : "s");
+
+	wall_start = time(NULL);
+	start = now_s();
+	deadline = o->duration_s ? start + o->duration_s : INFINITY;
+	next_tick = o->interval_s ? start + o->interval_s : INFINITY;
+	for (;;) {
+		double wake = fmin(deadline, next_tick), left;
+		struct timespec ts;
+		siginfo_t info;
+		int sig;
+
+		now = now_s();
+		if (now >= deadline) {
+			end_reason = "duration";
+			break;
+		}
+		if (now >= next_tick) {
+			print_interval(s, prev, o->interval_s);
+			next_tick += o->interval_s;
+			continue;
+		}
+		left = isinf(wake) ? 3600 : wake - now;
+		ts.tv_sec = (time_t)left;
+		ts.tv_nsec = (long)((left - (double)ts.tv_sec) * 1e9);
+		sig = sigtimedwait(&mask, &info, &ts);
+		if (sig == SIGINT || sig == SIGTERM) {
+			end_reason = sig == SIGINT ? "SIGINT" : "SIGTERM";
+			break;
+		}
+		if (sig == SIGCHLD && s->child > 0 && waitpid(s->child, &status, WNOHANG) == s->child) {
+			s->child_exit = WIFEXITED(status) ? WEXITSTATUS(status)
+							  : 128 + WTERMSIG(status);
+			s->child = 0;
+			end_reason = "command exited";
+			break;
+		}
+	}
+	now = now_s();
+
+	/* Detach first: the counts read afterwards are final and consistent. */
+	for (i = 0; i < s->ntargets; i++)
+		target_detach(&s->targets[i]);
+	if (s->child > 0) {
+		kill(s->child, SIGTERM);
+		waitpid(s->child, &status, 0);
+		s->child_exit = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+		s->child = 0;
+	}
+
+	rep = calloc(1, sizeof(*rep));
+	if (!rep) {
+		rc = 1;
+		goto out;
+	}
+	rep->command = o->cmdline;
+	rep->kernel_release = s->kf.release;
+	rep->btf_path = s->kf.btf_path;
+	strftime(rep->started, sizeof(rep->started), "%Y-%m-%dT%H:%M:%SZ", gmtime(&wall_start));
+	rep->duration_s = now - start;
+	rep->end_reason = end_reason;
+	if (o->command) {
+		join_command(child_cmd, sizeof(child_cmd), o->command);
+		rep->child_command = child_cmd;
+		rep->child_exit = s->child_exit;
+	}
+	for (i = 0; i < s->ntargets; i++) {
+		read_stats(s, &s->targets[i], &fin);
+		fill_target_report(&rep->targets[rep->ntargets++], &s->targets[i], &fin);
+	}
+
+	if (o->common.format == FORMAT_JSON) {
+		struct json_object *root = render_json(rep);
+
+		json_print(root, stdout);
+		json_object_put(root);
+	} else {
+		render_text(stdout, rep);
+	}
+	if (o->output_path) {
+		struct json_object *root = render_json(rep);
+
+		if (json_write_file(root, o->output_path, err, sizeof(err))) {
+			fprintf(stderr, "pftrace: %s\n", err);
+			rc = 1;
+		}
+		json_object_put(root);
+	}
+	if (!rc && !report_self_check_ok(rep))
+		rc = 3;
+out:
+	if (s->child > 0) {
+		kill(s->child, SIGTERM);
+		waitpid(s->child, NULL, 0);
+	}
+	for (i = 0; i < s->ntargets; i++)
+		target_free(&s->targets[i]);
+	free(s->percpu_buf);
+	free(rep);
+	kernel_facts_free(&s->kf);
+	return rc;
+}

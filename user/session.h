@@ -1,0 +1,10 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+#ifndef PFT_SESSION_H
+#define PFT_SESSION_H
+
+#include "cli.h"
+
+/* Trace until -d, Ctrl-C/SIGTERM or the command's end; returns the exit status. */
+int run_trace(const struct trace_opts *o);
+
+#endif

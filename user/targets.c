@@ -1,0 +1,134 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Registry and attach planner: fentry/fexit first (one program sees the
+ * arguments and the return value), kprobe + kretprobe when the kernel
+ * refuses tracing programs, and a documented substitute when the
+ * requested function cannot be traced at all (notrace or inlined).
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "cli.h"
+#include "feature_probe.h"
+#include "targets.h"
+
+const struct recipe *const recipes[] = {
+	&avc_recipe,
+	NULL,
+};
+
+const char *attach_method_name(enum attach_method m)
+{
+	switch (m) {
+	case ATTACH_FEXIT:
+		return "fexit";
+	case ATTACH_KPROBE:
+		return "kprobe";
+	default:
+		return "none";
+	}
+}
+
+const struct recipe *recipe_for(const char *func)
+{
+	const struct recipe *const *r;
+	const char *const *alias;
+
+	for (r = recipes; *r; r++) {
+		if (!strcmp((*r)->traced, func))
+			return *r;
+		for (alias = (*r)->answers_to; alias && *alias; alias++)
+			if (!strcmp(*alias, func))
+				return *r;
+	}
+	return NULL;
+}
+
+void known_functions(char *buf, size_t len)
+{
+	const struct recipe *const *r;
+	const char *const *alias;
+	size_t used = 0;
+
+	buf[0] = '\0';
+	for (r = recipes; *r; r++) {
+		for (alias = (*r)->answers_to; alias && *alias; alias++)
+			used += snprintf(buf + used, used < len ? len - used : 0, "%s%s",
+					 used ? ", " : "", *alias);
+		used += snprintf(buf + used, used < len ? len - used : 0, "%s%s",
+				 used ? ", " : "", (*r)->traced);
+	}
+}
+
+static void explain_substitute(struct target *t, const char *requested, const char *traced)
+{
+	int traceable = ftrace_traceable(requested);
+
+	if (traceable == 0)
+		snprintf(t->plan_note, sizeof(t->plan_note),
+			 "%s: notrace on this kernel; tracing %s, which does its chain walk",
+			 requested, traced);
+	else
+		snprintf(t->plan_note, sizeof(t->plan_note),
+			 "%s: its chain walk is done in %s; tracing that",
+			 requested, traced);
+}
+
+int plan_target(struct target *t, const char *requested,
+		const struct trace_opts *o, const struct kernel_facts *kf,
+		char *err, size_t errlen)
+{
+	const char *force = knob_get(o, "attach");
+	char known[1024], fentry_why[PFT_ERRLEN], kprobe_why[PFT_ERRLEN];
+	const struct recipe *r = recipe_for(requested);
+	int rc;
+
+	memset(t, 0, sizeof(*t));
+	t->requested = requested;
+	t->opts = o;
+	t->stats_fd = -1;
+	if (!r) {
+		known_functions(known, sizeof(known));
+		snprintf(err, errlen, "%s: no recipe knows this function (known: %s)",
+			 requested, known);
+		return -ENOENT;
+	}
+	t->recipe = r;
+	rc = r->check ? r->check(kf, err, errlen) : 0;
+	if (rc)
+		return rc;
+	if (!btf_has_func(kf->btf, r->traced)) {
+		snprintf(err, errlen, "%s: %s is not in this kernel's BTF "
+			 "(inlined or renamed in %s)", requested, r->traced, kf->release);
+		return -ENOENT;
+	}
+	if (strcmp(requested, r->traced))
+		explain_substitute(t, requested, r->traced);
+
+	if (!force || !strcmp(force, "fexit")) {
+		if (fentry_can_attach(r->traced, fentry_why, sizeof(fentry_why))) {
+			t->method = ATTACH_FEXIT;
+			return 0;
+		}
+		if (force) {
+			snprintf(err, errlen, "%s: -C attach=fexit: %s", r->traced, fentry_why);
+			return -EOPNOTSUPP;
+		}
+	}
+	if (kprobe_can_attach(r->traced, kprobe_why, sizeof(kprobe_why))) {
+		t->method = ATTACH_KPROBE;
+		if (!force)
+			snprintf(t->plan_note + strlen(t->plan_note),
+				 sizeof(t->plan_note) - strlen(t->plan_note),
+				 "%s%s: %s; using kprobe + kretprobe",
+				 t->plan_note[0] ? "\n" : "", r->traced, fentry_why);
+		return 0;
+	}
+	if (force)
+		snprintf(err, errlen, "%s: -C attach=kprobe: %s", r->traced, kprobe_why);
+	else
+		snprintf(err, errlen, "%s: cannot attach: %s; %s", r->traced, fentry_why,
+			 kprobe_why);
+	return -EOPNOTSUPP;
+}

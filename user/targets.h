@@ -1,0 +1,71 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The recipe registry and the attach planner. A recipe is one hash table:
+ * the function whose chain walk it mirrors, the names it answers to, and
+ * the glue that opens its BPF skeleton and fills its read-only globals.
+ * Adding a table = bpf/NAME.bpf.c + user/recipe_NAME.c + one line in
+ * targets.c.
+ */
+#ifndef PFT_TARGETS_H
+#define PFT_TARGETS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include "kernel.h"
+
+struct bpf_object;
+struct bpf_link;
+struct bpf_object_open_opts;
+struct trace_opts;
+struct target;
+
+enum attach_method { ATTACH_NONE, ATTACH_FEXIT, ATTACH_KPROBE };
+
+struct recipe {
+	const char *name;                /* "avc" */
+	const char *table;               /* "SELinux access vector cache" */
+	const char *traced;              /* function whose walk it mirrors */
+	const char *const *answers_to;   /* other -f names, NULL-terminated */
+	/* The environment the table needs (SELinux on, ...): 0 or -errno. */
+	int (*check)(const struct kernel_facts *kf, char *err, size_t errlen);
+	/* Open the skeleton into t->skel and t->obj. */
+	int (*open)(struct target *t, const struct bpf_object_open_opts *opts);
+	/* Fill read-only globals and pick programs; t->method is set. */
+	int (*configure)(struct target *t, const struct kernel_facts *kf,
+			 char *err, size_t errlen);
+	void (*destroy)(struct target *t);
+};
+
+#define PFT_MAX_LINKS 4
+
+struct target {
+	const char *requested;           /* as given to -f */
+	const struct recipe *recipe;
+	enum attach_method method;
+	char plan_note[PFT_ERRLEN];      /* what the planner decided, and why */
+	char detail[PFT_ERRLEN];         /* recipe facts: layout, slots, hash */
+	const struct trace_opts *opts;
+	void *skel;
+	struct bpf_object *obj;
+	struct bpf_link *links[PFT_MAX_LINKS];
+	int nlinks;
+	int stats_fd;
+};
+
+extern const struct recipe *const recipes[];
+extern const struct recipe avc_recipe;
+
+const char *attach_method_name(enum attach_method m);
+const struct recipe *recipe_for(const char *func);
+/* All function names -f accepts, comma-separated, for error messages. */
+void known_functions(char *buf, size_t len);
+
+/*
+ * Decide how to trace REQUESTED on this kernel. 0, or -errno with one
+ * line (naming the function and the reason) in err.
+ */
+int plan_target(struct target *t, const char *requested,
+		const struct trace_opts *o, const struct kernel_facts *kf,
+		char *err, size_t errlen);
+
+#endif
