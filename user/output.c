@@ -71,6 +71,24 @@ int write_file_atomic(const char *path, const char *data, size_t len,
 	return rc;
 }
 
+int check_output_path(const char *path, char *err, size_t errlen)
+{
+	char dir[4096];
+	struct stat st;
+
+	snprintf(dir, sizeof(dir), "%s", path);
+	if (!stat(path, &st) && S_ISDIR(st.st_mode)) {
+		snprintf(err, errlen, "-o %s: is a directory", path);
+		return -EISDIR;
+	}
+	/* known before tracing starts, not after a long run */
+	if (access(dirname(dir), W_OK)) {
+		snprintf(err, errlen, "-o %s: %s", path, strerror(errno));
+		return -errno;
+	}
+	return 0;
+}
+
 int json_write_file(struct json_object *root, const char *path, char *err, size_t errlen)
 {
 	const char *s = json_object_to_json_string_ext(root, JSON_FLAGS);

@@ -17,6 +17,8 @@ int json_print(struct json_object *root, FILE *f);
  */
 int write_file_atomic(const char *path, const char *data, size_t len,
 		      char *err, size_t errlen);
+/* Can PATH be written (its directory exists and is writable)? 0 or -errno. */
+int check_output_path(const char *path, char *err, size_t errlen);
 int json_write_file(struct json_object *root, const char *path,
 		    char *err, size_t errlen);
 

@@ -287,6 +287,10 @@ int run_trace(const struct trace_opts *o)
 			"CAP_SYS_ADMIN); run it with sudo\n");
 		return 2;
 	}
+	if (o->output_path && check_output_path(o->output_path, err, sizeof(err))) {
+		fprintf(stderr, "pftrace: %s\n", err);
+		return 2;
+	}
 	if (kernel_facts_load(&s->kf, o->common.btf_path, err, sizeof(err))) {
 		fprintf(stderr, "pftrace: %s\n", err);
 		return 2;

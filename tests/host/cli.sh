@@ -1,0 +1,64 @@
+# Host tier: the static pftrace binary on the build host's own kernel,
+# which refuses fentry, has no kprobes, no PMU and no SELinux (see
+# shared/lab-facts.md). pftrace must say so honestly and refuse cleanly.
+here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+top=$(cd "$here/../.." && pwd)
+. "$top/tests/lib.sh"
+pftrace=$top/pftrace
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+
+check "pftrace is statically linked" sh -c "file -L '$pftrace' | grep -q 'statically linked'"
+check "--version prints the VERSION file" [ "$("$pftrace" --version)" = "pftrace $(cat "$top/VERSION")" ]
+check "version subcommand agrees" [ "$("$pftrace" version)" = "$("$pftrace" --version)" ]
+
+"$pftrace" features --format json >"$tmp/features.json"
+check "features: exit 0" [ $? -eq 0 ]
+check "features: BTF present" jq_true "$tmp/features.json" '.features.btf.available'
+check "features: kernel release is uname -r" jq_true "$tmp/features.json" ".kernel == \"$(uname -r)\""
+# The ground truth for kprobes is the kernel's kprobe PMU; for fentry,
+# this host's LSM refuses tracing programs with EPERM (lab-facts).
+if [ -e /sys/bus/event_source/devices/kprobe ]; then want=true; else want=false; fi
+check "features: kprobes $want, as /sys/bus/event_source says" \
+	jq_true "$tmp/features.json" ".features.kprobes.available == $want"
+check "features: fentry refused here, with the kernel's reason" \
+	jq_true "$tmp/features.json" '(.features.fentry.available | not) and (.features.fentry.detail | contains("Operation not permitted"))'
+check "features: no hardware PMU here, fallback named" \
+	jq_true "$tmp/features.json" '(.features."perf-hw".available | not) and (.features."perf-hw".detail | contains("cpu-clock"))'
+check "features: SELinux not active here" jq_true "$tmp/features.json" '.features.selinux.available | not'
+"$pftrace" features >"$tmp/features.txt"
+check "features text: one row per feature" [ "$(grep -cE '^  [a-z-]+ +(yes|no) ' "$tmp/features.txt")" -eq 8 ]
+
+"$pftrace" list --format json >"$tmp/list.json"
+check "list: avc recipe known, not attachable here, reason given" \
+	jq_true "$tmp/list.json" '.recipes[] | select(.recipe == "avc") | (.attachable | not) and (.reason | length > 0)'
+
+refuse() { # DESCRIPTION PATTERN ARGS...
+	local desc=$1 pattern=$2
+	shift 2
+	"$pftrace" "$@" >"$tmp/out" 2>"$tmp/err"
+	local rc=$?
+	if [ $rc -eq 2 ] && one_line "$tmp/err" && grep -q -- "$pattern" "$tmp/err" && [ ! -s "$tmp/out" ]; then
+		ok "refuses $desc: exit 2, one line"
+	else
+		not_ok "refuses $desc: exit 2, one line (got $rc)"
+		diag "$tmp/err"
+	fi
+}
+refuse "SELinux off" "SELinux is not active" -f avc_has_perm_noaudit -d 1
+refuse "unknown function" "no recipe knows this function (known: avc_has_perm_noaudit" -f nope -d 1
+refuse "-d not a number" "-d wants a number of seconds" -f avc_lookup -d ten
+refuse "-i longer than -d" "longer than -d" -f avc_lookup -d 1 -i 2
+refuse "no -f" "no function to trace" -d 1
+refuse "unknown option" "unknown option" -f avc_lookup --frobnicate
+refuse "unknown subcommand" "unknown command 'frobnicate'" frobnicate
+refuse "bad --format" "--format wants text or json" -f avc_lookup --format xml
+refuse "bad --sample" "--sample wants" -f avc_lookup --sample 0
+refuse "bad -C value" "unknown value" -f avc_lookup -C attach=uprobe
+refuse "missing --btf file" "--btf /no/such" -f avc_lookup --btf /no/such
+refuse "--btf that is not BTF" "not a kernel BTF" -f avc_lookup --btf /etc/passwd
+refuse "features with a bad option" "unknown option" features --bogus
+
+refuse "-o into a missing directory (before tracing)" "-o $tmp/none/run.json: No such file" -f avc_lookup -d 1 -o "$tmp/none/run.json"
+refuse "-o onto a directory" "is a directory" -f avc_lookup -d 1 -o "$tmp"
+summary host

@@ -1,0 +1,38 @@
+# Lab scenario "basic": default (short-chain) policy. Features, list, bad
+# input, and AVC tracing ended by SIGINT, SIGTERM and SIGKILL.
+. /lab/lib.sh
+
+case_ features pftrace features --format json
+case_ features_text pftrace features
+case_ list pftrace list --format json
+case_ list_text pftrace list
+case_ dry_run pftrace -f avc_has_perm_noaudit --dry-run
+
+case_ bad_function pftrace -f no_such_function -d 1
+case_ bad_duration pftrace -f avc_lookup -d abc
+case_ bad_btf pftrace -f avc_lookup --btf /etc/lab/policy -d 1
+case_ missing_btf pftrace -f avc_lookup --btf /no/such/btf -d 1
+case_ not_root su -s /bin/sh nobody -c 'pftrace -f avc_lookup -d 1'
+case_ bad_knob pftrace -f avc_lookup -C no.such=knob -d 1
+case_ bad_command pftrace -f avc_lookup -- /no/such/command
+case_ duplicate pftrace -f avc_lookup -f avc_has_perm_noaudit -d 1
+
+load="avc-load -t 8 -D user_t,daemon_t,worker_t -r 3000"
+# shellcheck disable=SC2086
+bracketed short_int INT -f avc_has_perm_noaudit -- $load
+# shellcheck disable=SC2086
+bracketed short_term TERM -f avc_lookup -C attach=kprobe -- $load
+
+# SIGKILL: nothing runs to clean up, the kernel must drop the links
+pftrace -f avc_lookup >/dev/null 2>/tmp/kill.err &
+pid=$!
+wait_tracing /tmp/kill.err
+bpf-objects >/tmp/kill.during
+kill -KILL "$pid"
+wait "$pid"
+wait_no_progs
+bpf-objects >/tmp/kill.after
+emit kill.during /tmp/kill.during
+emit kill.after /tmp/kill.after
+cat /sys/fs/selinux/avc/hash_stats >/tmp/hash_stats
+emit hash_stats /tmp/hash_stats

@@ -1,0 +1,134 @@
+// SPDX-License-Identifier: GPL-2.0
+/* The numbers a patch would quote: sums over CPUs, self-check, prefetch model. */
+#include <string.h>
+#include "cmocka_prelude.h"
+#include "aggregate.h"
+
+/* Ten lookups on chains of one (Linus's case): 8 hits, 2 misses on empty buckets. */
+static void short_chains(struct chain_stats *s)
+{
+	memset(s, 0, sizeof(*s));
+	s->lookups = 10;
+	s->hits = 8;
+	s->misses = 2;
+	s->walk_hits = 8;
+	s->walk_misses = 2;
+	s->walk_empty = 2;
+	s->next_null_at_hit = 8;
+	s->nodes_walked = 8;
+	s->self_agree = 10;
+	s->chain_walked_hist[0] = 2;
+	s->chain_walked_hist[1] = 8;
+	s->hit_pos_hist[1] = 8;
+}
+
+static void test_prefetch_model_short_chains(void **state)
+{
+	struct chain_stats s;
+	struct walk_summary w;
+
+	short_chains(&s);
+	walk_summarize(&s, &w);
+	/* one prefetch per node visited, and every one of them of NULL */
+	assert_int_equal(w.prefetch.issued, 8);
+	assert_int_equal(w.prefetch.null, 8);
+	assert_int_equal(w.prefetch.nonnull_only, 0);
+	assert_int_equal(w.prefetch.none, 0);
+	assert_true(w.prefetch.exact);
+	assert_int_equal(w.completed, 10);
+	assert_int_equal(w.max_walked, 1);
+	assert_int_equal(w.max_hit_pos, 1);
+	assert_true(w.mean_walked > 0.79 && w.mean_walked < 0.81);
+}
+
+static void test_prefetch_model_long_chain(void **state)
+{
+	struct chain_stats s;
+	struct walk_summary w;
+
+	/*
+	 * One chain of 4 nodes: a hit at position 2 (next not NULL), a hit
+	 * on the tail (position 4) and a miss walking all 4.
+	 */
+	memset(&s, 0, sizeof(s));
+	s.lookups = 3;
+	s.walk_hits = 2;
+	s.walk_misses = 1;
+	s.next_null_at_hit = 1;
+	s.nodes_walked = 2 + 4 + 4;
+	s.self_agree = 3;
+	s.truncated = 0;
+	walk_summarize(&s, &w);
+	assert_int_equal(w.prefetch.issued, 10);
+	assert_int_equal(w.prefetch.null, 2);       /* the tail hit and the miss */
+	assert_int_equal(w.prefetch.nonnull_only, 8);
+}
+
+static void test_self_check_threshold(void **state)
+{
+	struct chain_stats s;
+	struct walk_summary w;
+
+	memset(&s, 0, sizeof(s));
+	s.self_agree = 999;
+	s.self_disagree = 1;
+	walk_summarize(&s, &w);
+	assert_true(w.self_check_ok);            /* exactly 99.9% */
+	s.self_agree = 998;
+	s.self_disagree = 2;
+	walk_summarize(&s, &w);
+	assert_false(w.self_check_ok);
+	/* unreadable walks are not confirmations */
+	s.self_agree = 0;
+	s.self_disagree = 0;
+	s.read_faults = 5;
+	walk_summarize(&s, &w);
+	assert_false(w.self_check_ok);
+	assert_int_equal(w.checked, 5);
+	/* no lookups at all: nothing to contradict */
+	memset(&s, 0, sizeof(s));
+	walk_summarize(&s, &w);
+	assert_true(w.self_check_ok);
+	assert_int_equal(w.max_walked, -1);
+}
+
+static void test_sum_and_sub(void **state)
+{
+	struct chain_stats percpu[3], sum, delta;
+
+	memset(percpu, 0, sizeof(percpu));
+	percpu[0].lookups = 1;
+	percpu[1].lookups = 20;
+	percpu[2].lookups = 300;
+	percpu[2].chain_walked_hist[PFT_MAX_WALK] = 7;
+	chain_stats_sum(&sum, percpu, 3, sizeof(percpu[0]));
+	assert_int_equal(sum.lookups, 321);
+	assert_int_equal(sum.chain_walked_hist[PFT_MAX_WALK], 7);
+	chain_stats_sub(&delta, &sum, &percpu[2]);
+	assert_int_equal(delta.lookups, 21);
+	assert_int_equal(delta.chain_walked_hist[PFT_MAX_WALK], 0);
+}
+
+static void test_hist_helpers(void **state)
+{
+	__u64 slots[PFT_HIST_SLOTS] = { 0 };
+
+	assert_int_equal(hist_max_slot(slots, PFT_HIST_SLOTS), -1);
+	slots[3] = 2;
+	slots[40] = 5;
+	assert_int_equal(hist_max_slot(slots, PFT_HIST_SLOTS), 40);
+	assert_int_equal(hist_total(slots, PFT_HIST_SLOTS), 7);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_prefetch_model_short_chains),
+		cmocka_unit_test(test_prefetch_model_long_chain),
+		cmocka_unit_test(test_self_check_threshold),
+		cmocka_unit_test(test_sum_and_sub),
+		cmocka_unit_test(test_hist_helpers),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,131 @@
+// SPDX-License-Identifier: GPL-2.0
+/* Command-line parsing: what is accepted, and the refusals (exit 2). */
+#include <fcntl.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+#include "cmocka_prelude.h"
+#include "cli.h"
+
+static int parse(struct trace_opts *o, const char *first, ...)
+{
+	static char storage[16][128];
+	char *argv[17];
+	const char *a;
+	va_list ap;
+	int argc = 0, saved, devnull, rc;
+
+	va_start(ap, first);
+	for (a = first; a; a = va_arg(ap, const char *)) {
+		snprintf(storage[argc], sizeof(storage[argc]), "%s", a);
+		argv[argc] = storage[argc];
+		argc++;
+	}
+	va_end(ap);
+	argv[argc] = NULL;
+	/* refusals print their one line on stderr: keep the test log clean */
+	fflush(stderr);
+	saved = dup(2);
+	devnull = open("/dev/null", O_WRONLY);
+	dup2(devnull, 2);
+	rc = parse_trace_opts(argc, argv, o);
+	fflush(stderr);
+	dup2(saved, 2);
+	close(saved);
+	close(devnull);
+	return rc;
+}
+
+static void test_accepts_a_full_command(void **state)
+{
+	struct trace_opts o;
+
+	assert_int_equal(parse(&o, "pftrace", "-f", "avc_has_perm_noaudit", "-d", "2.5", "-i",
+			       "0.5", "-o", "run.json", "--format", "json", "--sample", "16",
+			       "-C", "attach=kprobe", "-v", NULL), 0);
+	assert_int_equal(o.nfunctions, 1);
+	assert_string_equal(o.functions[0], "avc_has_perm_noaudit");
+	assert_true(o.duration_s == 2.5);
+	assert_true(o.interval_s == 0.5);
+	assert_string_equal(o.output_path, "run.json");
+	assert_int_equal(o.common.format, FORMAT_JSON);
+	assert_int_equal(o.sample_every, 16);
+	assert_string_equal(knob_get(&o, "attach"), "kprobe");
+	assert_null(knob_get(&o, "avc.hash"));
+	assert_true(o.common.verbose);
+	assert_null(o.command);
+	assert_string_equal(o.cmdline, "pftrace -f avc_has_perm_noaudit -d 2.5 -i 0.5 -o run.json "
+			    "--format json --sample 16 -C attach=kprobe -v");
+}
+
+static void test_command_after_dashes(void **state)
+{
+	struct trace_opts o;
+
+	assert_int_equal(parse(&o, "pftrace", "-f", "avc_lookup", "--", "make", "-j2", NULL), 0);
+	assert_non_null(o.command);
+	assert_string_equal(o.command[0], "make");
+	assert_string_equal(o.command[1], "-j2");
+	assert_null(o.command[2]);
+}
+
+static void test_refusals(void **state)
+{
+	struct trace_opts o;
+
+	assert_int_equal(parse(&o, "pftrace", "-f", "x", "-d", "abc", NULL), 2);
+	assert_int_equal(parse(&o, "pftrace", "-f", "x", "-d", "0", NULL), 2);
+	assert_int_equal(parse(&o, "pftrace", "-f", "x", "-d", "-3", NULL), 2);
+	assert_int_equal(parse(&o, "pftrace", "-f", "x", "-d", "1e400", NULL), 2);
+	assert_int_equal(parse(&o, "pftrace", "-f", "x", "-d", "nan", NULL), 2);
+	assert_int_equal(parse(&o, "pftrace", "-f", "x", "-d", "5s", NULL), 2);
+	assert_int_equal(parse(&o, "pftrace", "-f", "x", "-i", "5", "-d", "1", NULL), 2);
+	assert_int_equal(parse(&o, "pftrace", "-d", "1", NULL), 2);             /* no -f */
+	assert_int_equal(parse(&o, "pftrace", "-f", "x", "--bogus", NULL), 2);
+	assert_int_equal(parse(&o, "pftrace", "-f", NULL), 2);                  /* missing value */
+	assert_int_equal(parse(&o, "pftrace", "-f", "x", "stray", NULL), 2);
+	assert_int_equal(parse(&o, "pftrace", "-f", "x", "--format", "xml", NULL), 2);
+	assert_int_equal(parse(&o, "pftrace", "-f", "x", "--sample", "0", NULL), 2);
+	assert_int_equal(parse(&o, "pftrace", "-f", "x", "--sample", "3x", NULL), 2);
+	assert_int_equal(parse(&o, "pftrace", "-f", "x", "-C", "attach", NULL), 2);
+	assert_int_equal(parse(&o, "pftrace", "-f", "x", "-C", "attach=uprobe", NULL), 2);
+	assert_int_equal(parse(&o, "pftrace", "-f", "x", "-C", "nope=1", NULL), 2);
+	assert_int_equal(parse(&o, "pftrace", "-f", "x", "-o", "", NULL), 2);
+}
+
+static void test_help_and_version(void **state)
+{
+	struct trace_opts o;
+	FILE *saved = stdout;
+
+	stdout = fopen("/dev/null", "w");
+	assert_int_equal(parse(&o, "pftrace", "--help", NULL), -1);
+	assert_int_equal(parse(&o, "pftrace", "-V", NULL), -1);
+	fclose(stdout);
+	stdout = saved;
+}
+
+static void test_common_opts(void **state)
+{
+	struct common_opts o;
+	char a0[] = "features", a1[] = "--format", a2[] = "json", a3[] = "extra";
+	char *ok[] = { a0, a1, a2, NULL };
+	char *bad[] = { a0, a3, NULL };
+
+	assert_int_equal(parse_common_opts(3, ok, &o, "features"), 0);
+	assert_int_equal(o.format, FORMAT_JSON);
+	assert_int_equal(parse_common_opts(2, bad, &o, "features"), 2);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_accepts_a_full_command),
+		cmocka_unit_test(test_command_after_dashes),
+		cmocka_unit_test(test_refusals),
+		cmocka_unit_test(test_help_and_version),
+		cmocka_unit_test(test_common_opts),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
