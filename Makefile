@@ -52,7 +52,7 @@ VERSION := $(shell cat VERSION 2>/dev/null || echo 0.0.0)
 
 all: pftrace
 
-$(OUTPUT) $(OUTPUT)/user $(OUTPUT)/unit $(OUTPUT)/lab/bin:
+$(OUTPUT) $(OUTPUT)/user $(OUTPUT)/unit $(OUTPUT)/lab/bin $(OUTPUT)/tools:
 	$(Q)mkdir -p $@
 
 $(OUTPUT)/%.bpf.o: bpf/%.bpf.c bpf/pftrace.h bpf/walk.bpf.h vmlinux/vmlinux.h | $(OUTPUT)
@@ -77,7 +77,18 @@ $(OUTPUT)/unit/%: tests/unit/%.c $(LIB_OBJS) | $(OUTPUT)/unit
 	$(call msg,CC,$@)
 	$(Q)$(CC) $(CFLAGS) -Itests/unit $^ $(TEST_LIBS) -o $@
 
-unit: $(UNIT_BINS) pftrace
+# CO-RE checker and its negative control (tests/host/core.sh)
+TOOLS := $(OUTPUT)/tools/core-check $(OUTPUT)/tools/core-bad.bpf.o
+
+$(OUTPUT)/tools/core-check: tests/tools/core-check.c | $(OUTPUT)/tools
+	$(call msg,CC,$@)
+	$(Q)$(CC) $(CFLAGS) $< $(TEST_LIBS) -o $@
+
+$(OUTPUT)/tools/core-bad.bpf.o: tests/tools/core-bad.bpf.c vmlinux/vmlinux.h | $(OUTPUT)/tools
+	$(call msg,BPF,$@)
+	$(Q)$(CLANG) $(BPF_CFLAGS) -c $< -o $@
+
+unit: $(UNIT_BINS) $(TOOLS) $(BPF_OBJS) pftrace
 	$(Q)tests/unit/run $(UNIT_BINS)
 
 # Workloads run inside the guest, which has no libc: link them statically.

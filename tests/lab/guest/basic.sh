@@ -17,6 +17,13 @@ case_ bad_knob pftrace -f avc_lookup -C no.such=knob -d 1
 case_ bad_command pftrace -f avc_lookup -- /no/such/command
 case_ duplicate pftrace -f avc_lookup -f avc_has_perm_noaudit -d 1
 
+# -i: interval reports while a workload runs, then the final one
+(while :; do avc-load -t 8 -D user_t,daemon_t,worker_t -r 100 2>/dev/null; done) &
+loop=$!
+case_ interval pftrace -f avc_lookup -i 0.5 -d 1.6
+kill "$loop"
+wait "$loop" 2>/dev/null
+
 load="avc-load -t 8 -D user_t,daemon_t,worker_t -r 3000"
 # shellcheck disable=SC2086
 bracketed short_int INT -f avc_has_perm_noaudit -- $load
