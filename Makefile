@@ -12,6 +12,7 @@
 
 OUTPUT := .output
 CLANG ?= clang
+LLVM_STRIP ?= llvm-strip
 BPFTOOL ?= bpftool
 CC ?= gcc
 LAB_KERNELS ?= 5.10 6.1 6.12 6.19
@@ -58,6 +59,7 @@ $(OUTPUT) $(OUTPUT)/user $(OUTPUT)/unit $(OUTPUT)/lab/bin $(OUTPUT)/tools:
 $(OUTPUT)/%.bpf.o: bpf/%.bpf.c bpf/pftrace.h bpf/walk.bpf.h vmlinux/vmlinux.h | $(OUTPUT)
 	$(call msg,BPF,$@)
 	$(Q)$(CLANG) $(BPF_CFLAGS) -c $< -o $@
+	$(Q)$(LLVM_STRIP) -g $@ # DWARF is not needed: CO-RE uses .BTF/.BTF.ext
 
 $(OUTPUT)/%.skel.h: $(OUTPUT)/%.bpf.o
 	$(call msg,GEN-SKEL,$@)

@@ -80,10 +80,14 @@ static bool __always_inline avc_node_matches(__u64 list_node, const void *key)
 	const struct avc_key *k = key;
 	struct avc_node *node = (void *)avc_node_of(list_node);
 
-	/* same order as avc_search_node(): ssid, tclass, tsid */
-	return BPF_CORE_READ(node, ae.ssid) == k->ssid &&
-	       BPF_CORE_READ(node, ae.tclass) == k->tclass &&
-	       BPF_CORE_READ(node, ae.tsid) == k->tsid;
+	/*
+	 * avc_search_node() compares ssid, tclass, tsid in turn; one
+	 * combined test gives the same answer with a single branch, which
+	 * keeps the verifier's walk of the bounded loop linear.
+	 */
+	return ((BPF_CORE_READ(node, ae.ssid) ^ k->ssid) |
+		(BPF_CORE_READ(node, ae.tclass) ^ k->tclass) |
+		(BPF_CORE_READ(node, ae.tsid) ^ k->tsid)) == 0;
 }
 
 static __always_inline void avc_walk(struct chain_walk *w, __u64 avc,
@@ -94,6 +98,7 @@ static __always_inline void avc_walk(struct chain_walk *w, __u64 avc,
 
 	if (!avc)
 		avc = avc_global_addr;
+	note_table_slots(avc_slots);
 	head = (void *)(avc + bpf_core_field_offset(struct selinux_avc, avc_cache) +
 			bpf_core_field_offset(struct avc_cache, slots) +
 			(__u64)avc_bucket(k) * sizeof(struct hlist_head));
@@ -120,19 +125,20 @@ static __always_inline int avc_fexit(__u64 avc, __u32 ssid, __u32 tsid,
 
 /*
  * fexit programs read their arguments at fixed context offsets, so each
- * parameter layout gets its own program; the loader keeps the one that
- * matches the kernel's BTF. The arguments are taken as plain integers
- * (the verifier forbids variable offsets on BTF-typed pointers).
+ * parameter layout gets its own program, named by its parameter count;
+ * the loader keeps the one that matches the kernel's BTF. Arguments are
+ * taken as plain integers (the verifier forbids variable offsets on
+ * BTF-typed pointers).
  */
 SEC("fexit/avc_lookup")
-int BPF_PROG(fexit_avc_lookup_cache_arg, __u64 avc, __u32 ssid, __u32 tsid,
+int BPF_PROG(fexit_avc_lookup_4, __u64 avc, __u32 ssid, __u32 tsid,
 	     __u16 tclass, __u64 ret)
 {
 	return avc_fexit(avc, ssid, tsid, tclass, ret);
 }
 
 SEC("fexit/avc_lookup")
-int BPF_PROG(fexit_avc_lookup, __u32 ssid, __u32 tsid, __u16 tclass, __u64 ret)
+int BPF_PROG(fexit_avc_lookup_3, __u32 ssid, __u32 tsid, __u16 tclass, __u64 ret)
 {
 	return avc_fexit(0, ssid, tsid, tclass, ret);
 }

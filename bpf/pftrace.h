@@ -23,6 +23,22 @@ enum pft_chain_end {
 	PFT_END_NULLS = 1,     /* hlist_nulls: an odd "nulls" marker, never NULL */
 };
 
+/*
+ * Settings every recipe takes, in the object's ".rodata.walk" section so
+ * the loader can set them without knowing the recipe's skeleton type.
+ */
+struct walk_config {
+	__u32 sample_every;         /* --sample N: walk one call in N per CPU */
+};
+
+/*
+ * What a recipe learns about its table while it runs, in ".data.walk"
+ * (readable through the object's mmaped map, whatever the recipe).
+ */
+struct walk_output {
+	__u64 table_slots;          /* bucket count the walks used */
+};
+
 /* The AVC's bucket function (rodata "avc_hash"), per kernel version. */
 enum pft_avc_hash {
 	PFT_AVC_HASH_XOR = 0,       /* up to 6.18: ssid ^ tsid<<2 ^ tclass<<4 */

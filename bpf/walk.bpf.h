@@ -10,8 +10,10 @@
 
 #include "pftrace.h"
 
-/* --sample N: account one call in N per CPU (1 = every call). */
-const volatile __u32 sample_every = 1;
+const volatile struct walk_config walk_config SEC(".rodata.walk") = {
+	.sample_every = 1,
+};
+struct walk_output walk_output SEC(".data.walk");
 
 struct {
 	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
@@ -58,7 +60,46 @@ static __always_inline bool sample_this_call(void)
 	 */
 	seen = s->calls;
 	stat_add(s->calls, 1);
-	return sample_every <= 1 || seen % sample_every == 0;
+	return walk_config.sample_every <= 1 || seen % walk_config.sample_every == 0;
+}
+
+/* The table's bucket count, as the recipe computed it, for the report. */
+static __always_inline void note_table_slots(__u64 slots)
+{
+	/* read first: an unconditional store would bounce the cache line */
+	if (walk_output.table_slots != slots)
+		walk_output.table_slots = slots;
+}
+
+/* Read a kernel word; 0 when unreadable (a walk then faults cleanly). */
+static __always_inline __u64 kread_u64(__u64 addr)
+{
+	__u64 v = 0;
+
+	bpf_probe_read_kernel(&v, sizeof(v), (void *)addr);
+	return v;
+}
+
+static __always_inline __u32 kread_u32(__u64 addr)
+{
+	__u32 v = 0;
+
+	bpf_probe_read_kernel(&v, sizeof(v), (void *)addr);
+	return v;
+}
+
+/*
+ * An fexit argument declared as a pointer in the kernel's BTF reaches
+ * the program as a typed pointer, and the verifier forbids arithmetic
+ * on it (the matchers XOR keys). Copying it through the stack with a
+ * probe read turns it into a plain integer of the same value.
+ */
+static __always_inline __u64 as_scalar(__u64 v)
+{
+	__u64 in = v, out = 0;
+
+	bpf_probe_read_kernel(&out, sizeof(out), &in);
+	return out;
 }
 
 static __always_inline bool chain_at_end(__u64 pos, enum pft_chain_end end)
@@ -103,11 +144,73 @@ static __always_inline void walk_chain(struct chain_walk *w, __u64 first,
 	w->truncated = !chain_at_end(pos, end);
 }
 
-static __always_inline void hist_bump(__u64 *hist, __u32 slot)
+static __always_inline void hist_bump(__u64 *hist, __u64 slot)
 {
 	if (slot > PFT_MAX_WALK)
 		slot = PFT_MAX_WALK;
 	stat_add(hist[slot], 1);
+}
+
+/* chain_walk squeezed into one scalar, for a global function's argument */
+#define WALK_HIT       (1ULL << 32)
+#define WALK_NEXT_NULL (1ULL << 33)
+#define WALK_TRUNCATED (1ULL << 34)
+#define WALK_FAULT     (1ULL << 35)
+#define KERNEL_FOUND   (1ULL << 36)
+#define WALK_AGREES    (1ULL << 37)  /* found what the kernel returned */
+
+static __always_inline __u64 walk_pack(const struct chain_walk *w)
+{
+	return w->walked | (w->hit ? WALK_HIT : 0) | (w->next_null ? WALK_NEXT_NULL : 0) |
+	       (w->truncated ? WALK_TRUNCATED : 0) | (w->fault ? WALK_FAULT : 0);
+}
+
+/*
+ * Account one lookup from its packed walk and verdict bits.
+ *
+ * A global (not inlined) function: the verifier checks it once, on its
+ * own, instead of once for each of the up to PFT_MAX_WALK places the
+ * walk can end, which blew its 1M-instruction budget on the dcache.
+ * Global functions take scalars only (5.10), hence the packing.
+ */
+__noinline int account_walk(__u64 packed)
+{
+	struct chain_stats *s = stats_slot();
+	__u32 walked = (__u32)packed;
+
+	if (!s)
+		return 0;
+	stat_add(s->lookups, 1);
+	if (packed & KERNEL_FOUND)
+		stat_add(s->hits, 1);
+	else
+		stat_add(s->misses, 1);
+
+	if (packed & WALK_FAULT) {
+		stat_add(s->read_faults, 1);
+		return 0;
+	}
+	if (packed & WALK_TRUNCATED) {
+		stat_add(s->truncated, 1);
+		return 0;
+	}
+	stat_add(s->nodes_walked, walked);
+	hist_bump(s->chain_walked_hist, walked);
+	if (packed & WALK_HIT) {
+		stat_add(s->walk_hits, 1);
+		hist_bump(s->hit_pos_hist, walked);
+		if (packed & WALK_NEXT_NULL)
+			stat_add(s->next_null_at_hit, 1);
+	} else {
+		stat_add(s->walk_misses, 1);
+		if (walked == 0)
+			stat_add(s->walk_empty, 1);
+	}
+	if (packed & WALK_AGREES)
+		stat_add(s->self_agree, 1);
+	else
+		stat_add(s->self_disagree, 1);
+	return 0;
 }
 
 /*
@@ -119,40 +222,13 @@ static __always_inline void hist_bump(__u64 *hist, __u32 slot)
 static __always_inline void account_lookup(const struct chain_walk *w,
 					   __u64 walk_entry, __u64 kernel_found)
 {
-	struct chain_stats *s = stats_slot();
+	__u64 packed = walk_pack(w);
 
-	if (!s)
-		return;
-	stat_add(s->lookups, 1);
 	if (kernel_found)
-		stat_add(s->hits, 1);
-	else
-		stat_add(s->misses, 1);
-
-	if (w->fault) {
-		stat_add(s->read_faults, 1);
-		return;
-	}
-	if (w->truncated) {
-		stat_add(s->truncated, 1);
-		return;
-	}
-	stat_add(s->nodes_walked, w->walked);
-	hist_bump(s->chain_walked_hist, w->walked);
-	if (w->hit) {
-		stat_add(s->walk_hits, 1);
-		hist_bump(s->hit_pos_hist, w->walked);
-		if (w->next_null)
-			stat_add(s->next_null_at_hit, 1);
-	} else {
-		stat_add(s->walk_misses, 1);
-		if (w->walked == 0)
-			stat_add(s->walk_empty, 1);
-	}
+		packed |= KERNEL_FOUND;
 	if ((w->hit ? walk_entry : 0) == kernel_found)
-		stat_add(s->self_agree, 1);
-	else
-		stat_add(s->self_disagree, 1);
+		packed |= WALK_AGREES;
+	account_walk(packed);
 }
 
 /*

@@ -51,7 +51,7 @@ bool fentry_can_attach(const char *func, char *why, size_t whylen)
 		err = probe_bpf__load(skel);
 	if (err) {
 		snprintf(why, whylen, "loading an fentry program for %s failed: %s",
-			 func, strerror(-err));
+			 func, kerr_str(err));
 		probe_bpf__destroy(skel);
 		return false;
 	}
@@ -60,7 +60,7 @@ bool fentry_can_attach(const char *func, char *why, size_t whylen)
 	bpf_link__destroy(link);
 	probe_bpf__destroy(skel);
 	if (err) {
-		snprintf(why, whylen, "attaching fentry to %s failed: %s", func, strerror(-err));
+		snprintf(why, whylen, "attaching fentry to %s failed: %s", func, kerr_str(err));
 		return false;
 	}
 	snprintf(why, whylen, "fentry/fexit attach to %s", func);
@@ -80,7 +80,7 @@ bool kprobe_can_attach(const char *func, char *why, size_t whylen)
 	bpf_program__set_autoload(skel->progs.probe_fentry, false);
 	err = probe_bpf__load(skel);
 	if (err) {
-		snprintf(why, whylen, "loading a kprobe program failed: %s", strerror(-err));
+		snprintf(why, whylen, "loading a kprobe program failed: %s", kerr_str(err));
 		probe_bpf__destroy(skel);
 		return false;
 	}
@@ -94,7 +94,7 @@ bool kprobe_can_attach(const char *func, char *why, size_t whylen)
 		    access("/sys/kernel/debug/tracing/kprobe_events", F_OK))
 			snprintf(why, whylen, "no kprobes in this kernel (CONFIG_KPROBES off)");
 		else
-			snprintf(why, whylen, "kprobe on %s failed: %s", func, strerror(-err));
+			snprintf(why, whylen, "kprobe on %s failed: %s", func, kerr_str(err));
 		return false;
 	}
 	snprintf(why, whylen, "kprobe/kretprobe attach to %s", func);

@@ -122,37 +122,63 @@ int btf_func_params(const struct btf *btf, const char *func,
 	return n;
 }
 
-long btf_array_member_len(const struct btf *btf, const char *sname,
-			  const char *member)
+static const struct btf_member *btf_find_member(const struct btf *btf, const char *sname,
+						const char *member, const struct btf_type **owner)
 {
-	const struct btf_type *t, *mt;
+	const struct btf_type *t;
 	const struct btf_member *m;
 	int id, i;
 
 	if (!btf)
-		return -1;
+		return NULL;
 	id = btf__find_by_name_kind(btf, sname, BTF_KIND_STRUCT);
 	if (id <= 0)
-		return -1;
+		return NULL;
 	t = btf__type_by_id(btf, id);
 	m = btf_members(t);
 	for (i = 0; i < btf_vlen(t); i++, m++) {
-		if (strcmp(btf__name_by_offset(btf, m->name_off), member))
-			continue;
-		mt = btf_resolve(btf, m->type);
-		if (!mt || !btf_is_array(mt))
-			return -1;
-		return btf_array(mt)->nelems;
+		if (!strcmp(btf__name_by_offset(btf, m->name_off), member)) {
+			*owner = t;
+			return m;
+		}
 	}
-	return -1;
+	return NULL;
 }
 
-bool ksym_address(const char *name, const char *types, unsigned long *addr)
+long btf_member_offset(const struct btf *btf, const char *sname, const char *member)
+{
+	const struct btf_type *owner;
+	const struct btf_member *m = btf_find_member(btf, sname, member, &owner);
+
+	if (!m)
+		return -1;
+	return (long)(btf_member_bit_offset(owner, (__u32)(m - btf_members(owner))) / 8);
+}
+
+long btf_array_member_len(const struct btf *btf, const char *sname,
+			  const char *member)
+{
+	const struct btf_type *owner, *mt;
+	const struct btf_member *m = btf_find_member(btf, sname, member, &owner);
+
+	if (!m)
+		return -1;
+	mt = btf_resolve(btf, m->type);
+	if (!mt || !btf_is_array(mt))
+		return -1;
+	return btf_array(mt)->nelems;
+}
+
+/* Scan kallsyms for NAME (or, with prefix, NAME.N); core symbols only. */
+static bool ksym_scan(const char *name, bool prefix, const char *types, unsigned long *addr)
 {
 	char line[512], sym[256], type;
+	size_t n = strlen(name);
 	unsigned long a;
 	bool found = false;
-	FILE *f = fopen("/proc/kallsyms", "r");
+	/* a test seam: the lab checks refusals with a doctored copy */
+	const char *path = getenv("PFTRACE_KALLSYMS");
+	FILE *f = fopen(path ? path : "/proc/kallsyms", "r");
 
 	if (!f)
 		return false;
@@ -160,7 +186,8 @@ bool ksym_address(const char *name, const char *types, unsigned long *addr)
 		/* module symbols carry a "[module]" suffix: never ours */
 		if (sscanf(line, "%lx %c %255s", &a, &type, sym) != 3)
 			continue;
-		if (strcmp(sym, name))
+		if (prefix ? strncmp(sym, name, n) || (sym[n] != '\0' && sym[n] != '.')
+			   : strcmp(sym, name))
 			continue;
 		if (types && !strchr(types, type))
 			continue;
@@ -170,6 +197,16 @@ bool ksym_address(const char *name, const char *types, unsigned long *addr)
 	}
 	fclose(f);
 	return found;
+}
+
+bool ksym_address(const char *name, const char *types, unsigned long *addr)
+{
+	return ksym_scan(name, false, types, addr);
+}
+
+bool ksym_address_prefix(const char *prefix, const char *types, unsigned long *addr)
+{
+	return ksym_scan(prefix, true, types, addr);
 }
 
 bool kallsyms_addresses_visible(void)
@@ -236,4 +273,18 @@ bool selinux_active(char *why, size_t whylen)
 	else
 		snprintf(why, whylen, "active, %s", enforce ? "enforcing" : "permissive");
 	return true;
+}
+
+const char *kerr_str(int err)
+{
+	if (err < 0)
+		err = -err;
+	switch (err) {
+	case 524:
+		return "not supported by this kernel (ENOTSUPP)";
+	case 525:
+		return "not supported by this kernel (ETOOSMALL)";
+	default:
+		return strerror(err);
+	}
 }

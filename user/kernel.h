@@ -37,6 +37,8 @@ int btf_func_params(const struct btf *btf, const char *func,
 long btf_array_member_len(const struct btf *btf, const char *sname,
 			  const char *member);
 bool btf_has_func(const struct btf *btf, const char *func);
+/* Byte offset of MEMBER in struct SNAME; -1 if either is missing. */
+long btf_member_offset(const struct btf *btf, const char *sname, const char *member);
 
 /*
  * kallsyms: address of NAME (any symbol type when types is NULL, else
@@ -45,6 +47,8 @@ bool btf_has_func(const struct btf *btf, const char *func);
  */
 bool ksym_address(const char *name, const char *types, unsigned long *addr);
 bool kallsyms_addresses_visible(void);
+/* The same for the first symbol named PREFIX or PREFIX.N (a function's static). */
+bool ksym_address_prefix(const char *prefix, const char *types, unsigned long *addr);
 
 /*
  * 1 when FUNC is in the ftrace filter list (attachable by fentry and
@@ -54,5 +58,12 @@ bool kallsyms_addresses_visible(void);
 int ftrace_traceable(const char *func);
 
 bool selinux_active(char *why, size_t whylen);
+
+/*
+ * strerror() that also knows the kernel-internal codes BPF can return
+ * (ENOTSUPP 524: e.g. a trampoline for a function with too many
+ * arguments), which libc prints as "Unknown error 524".
+ */
+const char *kerr_str(int err);
 
 #endif

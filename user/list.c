@@ -62,7 +62,7 @@ int cmd_list(int argc, char **argv)
 		json_object_object_add(root, "kernel", json_object_new_string(kf.release));
 		json_object_object_add(root, "recipes", arr);
 	} else {
-		printf("%-8s %-28s %-9s %s\n", "RECIPE", "TRACES", "ATTACH", "ANSWERS TO / WHY NOT");
+		printf("%-10s %-26s %-7s %s\n", "RECIPE", "TRACES", "ATTACH", "ANSWERS TO / WHY NOT");
 	}
 	for (r = recipes; *r; r++) {
 		list_probe(&row, *r, &kf, &o);
@@ -78,7 +78,7 @@ int cmd_list(int argc, char **argv)
 					       json_object_new_string(row.how));
 			json_object_array_add(arr, e);
 		} else {
-			printf("%-8s %-28s %-9s %s\n", (*r)->name, (*r)->traced,
+			printf("%-10s %-26s %-7s %s\n", (*r)->name, (*r)->traced,
 			       row.ok ? strtok(row.how, ";") : "no",
 			       row.ok ? row.names : row.how);
 		}

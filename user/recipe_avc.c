@@ -10,11 +10,9 @@
 #include <string.h>
 #include <bpf/libbpf.h>
 
-#include <linux/types.h>
-#include "pftrace.h"
-#include "avc.skel.h"
 #include "cli.h"
 #include "targets.h"
+#include "avc.skel.h"
 
 static const char *const avc_aliases[] = {
 	"avc_has_perm_noaudit", "avc_has_perm", "avc_has_perm_flags",
@@ -32,23 +30,7 @@ static int avc_check(const struct kernel_facts *kf, char *err, size_t errlen)
 	return 0;
 }
 
-static int avc_open(struct target *t, const struct bpf_object_open_opts *opts)
-{
-	struct avc_bpf *skel = avc_bpf__open_opts(opts);
-
-	if (!skel)
-		return -errno;
-	t->skel = skel;
-	t->obj = skel->obj;
-	return 0;
-}
-
-static void avc_destroy(struct target *t)
-{
-	avc_bpf__destroy(t->skel);
-	t->skel = NULL;
-	t->obj = NULL;
-}
+RECIPE_SKELETON(avc)
 
 /*
  * 6.19 switched avc_hash() to av_hash() (MurmurHash3) together with
@@ -74,26 +56,18 @@ static int avc_configure(struct target *t, const struct kernel_facts *kf,
 	const char *structs[8];
 	unsigned long addr = 0;
 	long slots;
-	int n;
+	int n, rc;
 
 	n = btf_func_params(kf->btf, "avc_lookup", names, structs, 8);
 	if (n == 4 && !strcmp(structs[0], "selinux_avc")) {
 		/* up to 6.3: avc_lookup(struct selinux_avc *avc, ssid, tsid, tclass) */
 		skel->rodata->avc_cache_is_arg = true;
-		bpf_program__set_autoload(skel->progs.fexit_avc_lookup, false);
 	} else if (n == 3) {
 		/* 6.4+: avc_lookup(ssid, tsid, tclass), cache is the global selinux_avc */
-		if (!ksym_address("selinux_avc", "bBdD", &addr)) {
-			snprintf(err, errlen, "avc_lookup: symbol selinux_avc not in /proc/kallsyms");
-			return -ENOENT;
-		}
-		if (!addr) {
-			snprintf(err, errlen, "avc_lookup: /proc/kallsyms hides addresses "
-				 "(kernel.kptr_restrict); cannot find selinux_avc");
-			return -EPERM;
-		}
+		rc = recipe_ksym("avc_lookup", "selinux_avc", &addr, err, errlen);
+		if (rc)
+			return rc;
 		skel->rodata->avc_global_addr = addr;
-		bpf_program__set_autoload(skel->progs.fexit_avc_lookup_cache_arg, false);
 	} else {
 		snprintf(err, errlen, "avc_lookup: unknown parameter layout (%d parameters)", n);
 		return -EINVAL;
@@ -107,7 +81,6 @@ static int avc_configure(struct target *t, const struct kernel_facts *kf,
 	}
 	skel->rodata->avc_slots = (__u32)slots;
 	skel->rodata->avc_hash = avc_hash_for(kf, t->opts);
-	skel->rodata->sample_every = t->opts->sample_every;
 
 	if (n == 4)
 		snprintf(layout, sizeof(layout), "avc_lookup(%s, %s, %s, %s)",
@@ -125,6 +98,8 @@ const struct recipe avc_recipe = {
 	.table = "SELinux access vector cache",
 	.traced = "avc_lookup",
 	.answers_to = avc_aliases,
+	.iterator = "hlist_for_each_entry_rcu(), prefetching before 3.0",
+	.chain_end = PFT_END_NULL,
 	.check = avc_check,
 	.open = avc_open,
 	.configure = avc_configure,

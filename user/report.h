@@ -22,6 +22,9 @@ struct target_report {
 	const char *method;
 	const char *plan_note;   /* "" when requested == traced */
 	const char *detail;      /* layout, slots, hash */
+	const char *iterator;    /* the kernel's loop over the chain */
+	enum pft_chain_end chain_end;
+	__u64 table_slots;       /* buckets, as the walks computed them */
 	unsigned int sample_every;
 	struct chain_stats stats;
 	struct walk_summary sum;

@@ -27,6 +27,9 @@ static struct json_object *target_json(const struct target_report *t, double dur
 	add(o, "table", json_object_new_string(t->table));
 	add(o, "plan", json_object_new_string(t->plan_note));
 	add(o, "layout", json_object_new_string(t->detail));
+	add(o, "table_slots", u64(t->table_slots));
+	add(o, "iterator", json_object_new_string(t->iterator ? t->iterator : ""));
+	add(o, "chain_end", json_object_new_string(t->chain_end == PFT_END_NULLS ? "nulls" : "null"));
 	add(o, "sampled_1_in", json_object_new_int((int)t->sample_every));
 	add(o, "calls", u64(s->calls));
 	add(o, "lookups", u64(s->lookups));

@@ -42,8 +42,12 @@ static void render_prefetch_model(FILE *f, const struct target_report *t)
 {
 	const struct prefetch_model *p = &t->sum.prefetch;
 
-	fprintf(f, "  prefetch model: what pre-3.0 hlist_for_each_entry() would issue on "
-		"these walks%s\n", p->exact ? "" : " (truncated walks left out)");
+	if (t->chain_end == PFT_END_NULLS)
+		fprintf(f, "  prefetch model: %s never prefetched; what a prefetching walk "
+			"would issue%s\n", t->iterator, p->exact ? "" : " (truncated walks left out)");
+	else
+		fprintf(f, "  prefetch model: what pre-3.0 hlist_for_each_entry() would issue on "
+			"these walks%s\n", p->exact ? "" : " (truncated walks left out)");
 	fprintf(f, "    prefetch(pos->next) per node  %12llu issued, %llu of NULL (%.2f%%)\n",
 		(unsigned long long)p->issued, (unsigned long long)p->null,
 		pct(p->null, p->issued));
@@ -59,6 +63,9 @@ void render_target_text(FILE *f, const struct target_report *t, double duration_
 	const struct walk_summary *w = &t->sum;
 
 	fprintf(f, "%s -> %s [%s, %s]\n", t->requested, t->traced, t->table, t->method);
+	if (t->table_slots)
+		fprintf(f, "  table       %12llu  buckets, walked by %s\n",
+			(unsigned long long)t->table_slots, t->iterator);
 	if (t->sample_every > 1)
 		fprintf(f, "  SAMPLED: 1 call in %u walked; %llu calls in all\n",
 			t->sample_every, (unsigned long long)s->calls);
@@ -89,7 +96,8 @@ void render_target_text(FILE *f, const struct target_report *t, double duration_
 		fprintf(f, "\n  hit position: max %d\n", w->max_hit_pos);
 		hist_print(f, s->hit_pos_hist, PFT_HIST_SLOTS, 1, "position");
 	}
-	fprintf(f, "\n  next == NULL at hit  %llu of %llu hits (%.2f%%)\n",
+	fprintf(f, "\n  next == %s at hit  %llu of %llu hits (%.2f%%)\n",
+		t->chain_end == PFT_END_NULLS ? "the end marker" : "NULL",
 		(unsigned long long)s->next_null_at_hit, (unsigned long long)s->walk_hits,
 		pct(s->next_null_at_hit, s->walk_hits));
 	fprintf(f, "  misses on an empty bucket  %llu of %llu\n\n",

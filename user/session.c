@@ -43,23 +43,81 @@ static double now_s(void)
 	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
 }
 
-static bool program_is(const struct bpf_program *prog, const char *kind)
+/* "fexit/avc_lookup" -> kind "fexit", function "avc_lookup" */
+static bool section_is(const struct bpf_program *prog, const char *kind, const char *func)
 {
-	return !strncmp(bpf_program__section_name(prog), kind, strlen(kind));
+	const char *sec = bpf_program__section_name(prog), *slash = strchr(sec, '/');
+
+	if (!slash || strncmp(sec, kind, (size_t)(slash - sec)) || strlen(kind) != (size_t)(slash - sec))
+		return false;
+	return !func || !strcmp(slash + 1, func);
 }
 
-/* Keep only the programs of the planned attach method. */
-static void select_method(struct target *t)
+/*
+ * Keep only the programs of the planned method, for the traced function
+ * and, for fexit, the one whose name ends in "_N" with N the function's
+ * parameter count in this kernel's BTF: an fexit program reads its
+ * arguments and the return value at fixed context slots, so a recipe
+ * carries one program per parameter layout and the kernel picks.
+ */
+static int select_programs(struct target *t, const struct kernel_facts *kf,
+			   char *err, size_t errlen)
 {
+	const char *func = t->recipe->traced;
 	struct bpf_program *prog;
-	bool fexit = t->method == ATTACH_FEXIT;
+	char names[16][32], suffix[8];
+	int nparams = btf_func_params(kf->btf, func, names, NULL, 16), kept = 0;
 
+	snprintf(suffix, sizeof(suffix), "_%d", nparams);
 	bpf_object__for_each_program(prog, t->obj) {
-		bool is_fexit = program_is(prog, "fexit") || program_is(prog, "fentry");
+		const char *name = bpf_program__name(prog);
+		bool keep;
 
-		if (is_fexit != fexit)
-			bpf_program__set_autoload(prog, false);
+		if (t->method == ATTACH_FEXIT)
+			keep = section_is(prog, "fexit", func) &&
+			       strlen(name) > strlen(suffix) &&
+			       !strcmp(name + strlen(name) - strlen(suffix), suffix);
+		else
+			keep = section_is(prog, "kprobe", func) || section_is(prog, "kretprobe", func);
+		bpf_program__set_autoload(prog, keep);
+		kept += keep;
 	}
+	if (!kept) {
+		snprintf(err, errlen, "%s: pftrace has no %s program for its %d-parameter "
+			 "form on this kernel", func, attach_method_name(t->method), nparams);
+		return -ENOENT;
+	}
+	return 0;
+}
+
+/* The settings every recipe shares live in its ".rodata.walk" map. */
+static int set_walk_config(struct target *t, char *err, size_t errlen)
+{
+	struct bpf_map *map = bpf_object__find_map_by_name(t->obj, ".rodata.walk");
+	struct walk_config *cfg;
+	size_t size = 0;
+
+	cfg = map ? (struct walk_config *)bpf_map__initial_value(map, &size) : NULL;
+	if (!cfg || size < sizeof(*cfg)) {
+		snprintf(err, errlen, "%s: BPF object lacks .rodata.walk", t->recipe->traced);
+		return -EINVAL;
+	}
+	cfg->sample_every = t->opts->sample_every;
+	return 0;
+}
+
+/* the object is loaded with bpf_object__load(), not the skeleton's
+ * loader, so its global data is read through the map, not an mmap */
+static __u64 read_table_slots(const struct target *t)
+{
+	struct bpf_map *map = bpf_object__find_map_by_name(t->obj, ".data.walk");
+	struct walk_output out = { 0 };
+	__u32 zero = 0;
+
+	if (!map || bpf_map__value_size(map) != sizeof(out) ||
+	    bpf_map_lookup_elem(bpf_map__fd(map), &zero, &out))
+		return 0;
+	return out.table_slots;
 }
 
 /*
@@ -80,17 +138,17 @@ static int target_start(struct target *t, const struct kernel_facts *kf,
 
 	rc = r->open(t, &open_opts);
 	if (rc) {
-		snprintf(err, errlen, "%s: cannot open the BPF object: %s", r->traced, strerror(-rc));
+		snprintf(err, errlen, "%s: cannot open the BPF object: %s", r->traced, kerr_str(rc));
 		return 1;
 	}
-	select_method(t);
-	if (r->configure(t, kf, err, errlen))
+	if (select_programs(t, kf, err, errlen) || set_walk_config(t, err, errlen) ||
+	    r->configure(t, kf, err, errlen))
 		return 2;
 	rc = bpf_object__load(t->obj);
 	if (rc) {
 		snprintf(err, errlen, "%s: the kernel refused the %s programs: %s (-v shows "
 			 "the verifier's log)", r->traced, attach_method_name(t->method),
-			 strerror(-rc));
+			 kerr_str(rc));
 		return 1;
 	}
 	map = bpf_object__find_map_by_name(t->obj, "chain_stats");
@@ -107,7 +165,7 @@ static int target_start(struct target *t, const struct kernel_facts *kf,
 		link = bpf_program__attach(prog);
 		if (!link) {
 			snprintf(err, errlen, "%s: attaching %s failed: %s", r->traced,
-				 bpf_program__name(prog), strerror(errno));
+				 bpf_program__name(prog), kerr_str(errno));
 			return 1;
 		}
 		t->links[t->nlinks++] = link;
@@ -154,6 +212,9 @@ static void fill_target_report(struct target_report *tr, const struct target *t,
 	tr->plan_note = t->plan_note;
 	tr->detail = t->detail;
 	tr->sample_every = t->opts->sample_every;
+	tr->iterator = t->recipe->iterator;
+	tr->chain_end = t->recipe->chain_end;
+	tr->table_slots = read_table_slots(t);
 	tr->stats = *stats;
 	report_finish_target(tr);
 }

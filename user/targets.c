@@ -15,8 +15,30 @@
 
 const struct recipe *const recipes[] = {
 	&avc_recipe,
+	&dcache_recipe,
+	&dcache_ref_recipe,
+	&inode_recipe,
+	&mount_recipe,
+	&tcp_recipe,
 	NULL,
 };
+
+int recipe_ksym(const char *func, const char *sym, unsigned long *addr,
+		char *err, size_t errlen)
+{
+	/* any type: 6.19 lists net_hotdata as 'T' */
+	if (!ksym_address(sym, NULL, addr)) {
+		snprintf(err, errlen, "%s: symbol %s not in /proc/kallsyms "
+			 "(needs CONFIG_KALLSYMS_ALL)", func, sym);
+		return -ENOENT;
+	}
+	if (!*addr) {
+		snprintf(err, errlen, "%s: /proc/kallsyms hides addresses "
+			 "(kernel.kptr_restrict); cannot find %s", func, sym);
+		return -EPERM;
+	}
+	return 0;
+}
 
 const char *attach_method_name(enum attach_method m)
 {
@@ -61,17 +83,22 @@ void known_functions(char *buf, size_t len)
 	}
 }
 
-static void explain_substitute(struct target *t, const char *requested, const char *traced)
+static void explain_substitute(struct target *t, const char *requested, const char *traced,
+			       const struct kernel_facts *kf)
 {
 	int traceable = ftrace_traceable(requested);
 
-	if (traceable == 0)
+	if (!btf_has_func(kf->btf, requested))
+		snprintf(t->plan_note, sizeof(t->plan_note),
+			 "%s: inlined away in this kernel (no such function); tracing %s, "
+			 "which does its chain walk", requested, traced);
+	else if (traceable == 0)
 		snprintf(t->plan_note, sizeof(t->plan_note),
 			 "%s: notrace on this kernel; tracing %s, which does its chain walk",
 			 requested, traced);
 	else
 		snprintf(t->plan_note, sizeof(t->plan_note),
-			 "%s: its chain walk is done in %s; tracing that",
+			 "%s: pftrace measures this table's walk in %s; tracing that",
 			 requested, traced);
 }
 
@@ -104,7 +131,7 @@ int plan_target(struct target *t, const char *requested,
 		return -ENOENT;
 	}
 	if (strcmp(requested, r->traced))
-		explain_substitute(t, requested, r->traced);
+		explain_substitute(t, requested, r->traced, kf);
 
 	if (!force || !strcmp(force, "fexit")) {
 		if (fentry_can_attach(r->traced, fentry_why, sizeof(fentry_why))) {

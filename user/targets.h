@@ -9,9 +9,12 @@
 #ifndef PFT_TARGETS_H
 #define PFT_TARGETS_H
 
+#include <errno.h>
 #include <stdbool.h>
 #include <stddef.h>
+#include <linux/types.h>
 #include "kernel.h"
+#include "pftrace.h"
 
 struct bpf_object;
 struct bpf_link;
@@ -26,11 +29,17 @@ struct recipe {
 	const char *table;               /* "SELinux access vector cache" */
 	const char *traced;              /* function whose walk it mirrors */
 	const char *const *answers_to;   /* other -f names, NULL-terminated */
+	const char *iterator;            /* the kernel's loop, for the report */
+	enum pft_chain_end chain_end;    /* NULL, or an hlist_nulls marker */
 	/* The environment the table needs (SELinux on, ...): 0 or -errno. */
 	int (*check)(const struct kernel_facts *kf, char *err, size_t errlen);
 	/* Open the skeleton into t->skel and t->obj. */
 	int (*open)(struct target *t, const struct bpf_object_open_opts *opts);
-	/* Fill read-only globals and pick programs; t->method is set. */
+	/*
+	 * Fill the recipe's read-only globals (addresses, layout) and
+	 * t->detail. The programs of the planned method, function and
+	 * parameter count are already chosen (see session.c).
+	 */
 	int (*configure)(struct target *t, const struct kernel_facts *kf,
 			 char *err, size_t errlen);
 	void (*destroy)(struct target *t);
@@ -53,7 +62,31 @@ struct target {
 };
 
 extern const struct recipe *const recipes[];
-extern const struct recipe avc_recipe;
+extern const struct recipe avc_recipe, dcache_recipe, dcache_ref_recipe,
+	inode_recipe, mount_recipe, tcp_recipe;
+
+/* open/destroy of a recipe whose skeleton is NAME.skel.h */
+#define RECIPE_SKELETON(name)							\
+static int name##_open(struct target *t, const struct bpf_object_open_opts *opts) \
+{										\
+	struct name##_bpf *skel = name##_bpf__open_opts(opts);			\
+										\
+	if (!skel)								\
+		return -errno;							\
+	t->skel = skel;								\
+	t->obj = skel->obj;							\
+	return 0;								\
+}										\
+static void name##_destroy(struct target *t)					\
+{										\
+	name##_bpf__destroy(t->skel);						\
+	t->skel = NULL;								\
+	t->obj = NULL;								\
+}
+
+/* Address of a kernel global from kallsyms, or a one-line reason. */
+int recipe_ksym(const char *func, const char *sym, unsigned long *addr,
+		char *err, size_t errlen);
 
 const char *attach_method_name(enum attach_method m);
 const struct recipe *recipe_for(const char *func);

@@ -31,7 +31,11 @@ check "features text: one row per feature" [ "$(grep -cE '^  [a-z-]+ +(yes|no) '
 
 "$pftrace" list --format json >"$tmp/list.json"
 check "list: avc recipe known, not attachable here, reason given" \
-	jq_true "$tmp/list.json" '.recipes[] | select(.recipe == "avc") | (.attachable | not) and (.reason | length > 0)'
+	jq_true "$tmp/list.json" '.recipes[] | select(.recipe == "avc") | (.attachable | not) and (.reason | contains("SELinux is not active"))'
+check "list: every recipe listed with what it traces" \
+	jq_true "$tmp/list.json" '[.recipes[] | .recipe + ":" + .traces] == ["avc:avc_lookup", "dcache:__d_lookup_rcu", "dcache-ref:__d_lookup", "inode:find_inode_fast", "mount:__lookup_mnt", "tcp:__inet_lookup_established"]'
+check "list: none attachable on this host, each with the kernel's reason" \
+	jq_true "$tmp/list.json" '[.recipes[] | select(.recipe != "avc") | (.attachable | not) and (.reason | contains("Operation not permitted")) and (.reason | contains("no kprobes"))] | all'
 
 refuse() { # DESCRIPTION PATTERN ARGS...
 	local desc=$1 pattern=$2

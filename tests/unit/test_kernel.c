@@ -3,7 +3,9 @@
  * Kernel facts read from real BTF: the build host's own kernel (6.18)
  * has the AVC's types and avc_lookup's 6.4+ parameter layout.
  */
+#include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 #include <bpf/btf.h>
@@ -60,6 +62,52 @@ static void test_btf_path_refusals(void **state)
 	kernel_facts_free(&kf);
 }
 
+static void test_btf_member_offset(void **state)
+{
+	struct kernel_facts kf;
+	char err[PFT_ERRLEN];
+
+	assert_int_equal(kernel_facts_load(&kf, NULL, err, sizeof(err)), 0);
+	/* struct avc_node { struct avc_entry ae; struct hlist_node list; ... } */
+	assert_true(btf_member_offset(kf.btf, "avc_node", "list") > 0);
+	assert_int_equal(btf_member_offset(kf.btf, "avc_node", "ae"), 0);
+	assert_int_equal(btf_member_offset(kf.btf, "avc_node", "no_such_member"), -1);
+	assert_int_equal(btf_member_offset(kf.btf, "no_such_struct", "list"), -1);
+	kernel_facts_free(&kf);
+}
+
+/* A doctored kallsyms (the test seam PFTRACE_KALLSYMS) */
+static void test_kallsyms_fixture(void **state)
+{
+	char path[] = "/tmp/pftrace-kallsyms.XXXXXX";
+	unsigned long addr = 0;
+	int fd = mkstemp(path);
+	FILE *f = fdopen(fd, "w");
+
+	fputs("ffffffff81000000 T _stext\n"
+	      "ffffffff81000100 T inet_ehash_secret_bogus\n"
+	      "ffffffff82000000 d inet_ehash_secret.5\n"
+	      "ffffffff83000000 b selinux_avc\n"
+	      "ffffffffc0000000 t helper\t[some_module]\n", f);
+	fclose(f);
+	setenv("PFTRACE_KALLSYMS", path, 1);
+	assert_true(ksym_address_prefix("inet_ehash_secret", "bBdD", &addr));
+	assert_int_equal(addr, 0xffffffff82000000UL);
+	assert_true(ksym_address("selinux_avc", "bB", &addr));
+	assert_int_equal(addr, 0xffffffff83000000UL);
+	assert_false(ksym_address("selinux_avc", "tT", &addr));
+	assert_false(ksym_address_prefix("inet_ehash", NULL, &addr));
+	unsetenv("PFTRACE_KALLSYMS");
+	unlink(path);
+}
+
+static void test_kerr_str(void **state)
+{
+	assert_string_equal(kerr_str(-524), "not supported by this kernel (ENOTSUPP)");
+	assert_string_equal(kerr_str(-EPERM), "Operation not permitted");
+	assert_string_equal(kerr_str(ENOENT), "No such file or directory");
+}
+
 static void test_kallsyms(void **state)
 {
 	unsigned long addr = 1;
@@ -79,6 +127,9 @@ int main(void)
 		cmocka_unit_test(test_btf_facts),
 		cmocka_unit_test(test_btf_path_refusals),
 		cmocka_unit_test(test_kallsyms),
+		cmocka_unit_test(test_btf_member_offset),
+		cmocka_unit_test(test_kallsyms_fixture),
+		cmocka_unit_test(test_kerr_str),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -1,0 +1,137 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Recipe: the dentry cache hash (dcache), the table behind every path
+ * component lookup.
+ *
+ * Mirrors fs/dcache.c: d_hash() picks
+ *   dentry_hashtable + (name->hash >> d_hash_shift)
+ * and __d_lookup_rcu() (RCU path walk) or __d_lookup() (ref walk) follow
+ * that hlist_bl chain comparing d_parent, d_unhashed(), the name's hash
+ * and length, then the name. Checked on Debian's 5.10, 6.1, 6.12, 6.19.
+ *
+ * hlist_bl keeps a lock in bit 0 of the head pointer: it is masked off.
+ * From 6.11 d_hash() uses runtime constants, but dentry_hashtable and
+ * d_hash_shift still hold the values (marked __used for debuggers).
+ * The name bytes are not compared: parent, hash and length already pin
+ * a dentry down, and a same-length 32-bit hash collision under one
+ * parent would show up in the self-check. Parents with DCACHE_OP_COMPARE
+ * (case-insensitive names) are matched on parent and hash, as
+ * __d_lookup_rcu_op_compare() does before calling d_compare().
+ */
+#include "vmlinux.h"
+#include <bpf/bpf_helpers.h>
+#include <bpf/bpf_tracing.h>
+#include <bpf/bpf_core_read.h>
+#include "walk.bpf.h"
+
+char LICENSE[] SEC("license") = "GPL";
+
+const volatile __u64 dentry_hashtable_addr = 0;  /* &dentry_hashtable */
+const volatile __u64 d_hash_shift_addr = 0;      /* &d_hash_shift */
+
+#define DCACHE_OP_COMPARE_FLAG 0x2  /* DCACHE_OP_COMPARE, 2.6.38 to 6.19 */
+
+struct dentry_key {
+	__u64 parent;
+	__u64 hash_len;   /* qstr.hash_len: hash in the low 32 bits, length above */
+	__u64 hash_mask;  /* which bits of hash_len must match */
+};
+
+static bool __always_inline dentry_matches(__u64 node, const void *key)
+{
+	const struct dentry_key *k = key;
+	struct dentry *d = (void *)(node - bpf_core_field_offset(struct dentry, d_hash));
+	__u64 parent = (__u64)BPF_CORE_READ(d, d_parent);
+	__u64 pprev = (__u64)BPF_CORE_READ(d, d_hash.pprev);
+	__u64 hash_len = BPF_CORE_READ(d, d_name.hash_len);
+
+	/* d_unhashed() is pprev == NULL: fold it in as "differs" */
+	return ((parent ^ k->parent) | ((hash_len ^ k->hash_len) & k->hash_mask) |
+		(((pprev | -pprev) >> 63) ^ 1)) == 0;
+}
+
+static __always_inline void dcache_walk(struct chain_walk *w, __u64 parent, __u64 name)
+{
+	struct dentry_key k = { .parent = as_scalar(parent) };
+	__u64 table = kread_u64(dentry_hashtable_addr), first;
+	__u32 shift = kread_u32(d_hash_shift_addr);
+
+	k.hash_len = BPF_CORE_READ((struct qstr *)name, hash_len);
+	k.hash_mask = BPF_CORE_READ((struct dentry *)parent, d_flags) & DCACHE_OP_COMPARE_FLAG ?
+		      0xffffffffULL : ~0ULL;
+	if (!table || shift == 0 || shift >= 32) {
+		__builtin_memset(w, 0, sizeof(*w));
+		w->fault = 1;
+		return;
+	}
+	note_table_slots(1ULL << (32 - shift));
+	first = kread_u64(table + ((__u32)k.hash_len >> shift) * sizeof(struct hlist_bl_head));
+	walk_chain(w, first & ~1ULL, PFT_END_NULL, dentry_matches, &k);
+}
+
+static __always_inline __u64 dentry_of(const struct chain_walk *w)
+{
+	return w->hit ? w->found - bpf_core_field_offset(struct dentry, d_hash) : 0;
+}
+
+static __always_inline int dcache_exit(__u64 parent, __u64 name, __u64 ret)
+{
+	struct chain_walk w;
+
+	if (!sample_this_call())
+		return 0;
+	dcache_walk(&w, parent, name);
+	account_lookup(&w, dentry_of(&w), ret);
+	return 0;
+}
+
+static __always_inline int dcache_entry(__u64 parent, __u64 name)
+{
+	struct chain_walk w;
+
+	if (!sample_this_call())
+		return 0;
+	dcache_walk(&w, parent, name);
+	stash_walk(&w, dentry_of(&w));
+	return 0;
+}
+
+/* __d_lookup_rcu(parent, name, seqp): RCU path walk */
+SEC("fexit/__d_lookup_rcu")
+int BPF_PROG(fexit_d_lookup_rcu_3, __u64 parent, __u64 name, __u64 seqp, __u64 ret)
+{
+	return dcache_exit(parent, name, ret);
+}
+
+SEC("kprobe/__d_lookup_rcu")
+int BPF_KPROBE(kprobe_d_lookup_rcu, __u64 parent, __u64 name)
+{
+	return dcache_entry(parent, name);
+}
+
+SEC("kretprobe/__d_lookup_rcu")
+int BPF_KRETPROBE(kretprobe_d_lookup_rcu, __u64 ret)
+{
+	account_stashed(ret);
+	return 0;
+}
+
+/* __d_lookup(parent, name): ref walk, when RCU walk had to give up */
+SEC("fexit/__d_lookup")
+int BPF_PROG(fexit_d_lookup_2, __u64 parent, __u64 name, __u64 ret)
+{
+	return dcache_exit(parent, name, ret);
+}
+
+SEC("kprobe/__d_lookup")
+int BPF_KPROBE(kprobe_d_lookup, __u64 parent, __u64 name)
+{
+	return dcache_entry(parent, name);
+}
+
+SEC("kretprobe/__d_lookup")
+int BPF_KRETPROBE(kretprobe_d_lookup, __u64 ret)
+{
+	account_stashed(ret);
+	return 0;
+}

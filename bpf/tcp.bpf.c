@@ -1,0 +1,168 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Recipe: the TCP established hash (IPv4), searched for every segment
+ * that arrives on a connection (early demux or tcp_v4_rcv()).
+ *
+ * Mirrors net/ipv4/inet_hashtables.c: __inet_lookup_established()
+ * hashes with inet_ehashfn():
+ *   jhash_3words(daddr, saddr, hnum << 16 | sport,
+ *                inet_ehash_secret + net->hash_mix)
+ * takes ehash[hash & ehash_mask] and walks it with
+ * sk_nulls_for_each_rcu() comparing sk_hash, then the net, the address
+ * pair and the port pair (inet_match()). Checked on Debian's 5.10, 6.1,
+ * 6.12 and 6.19. The secret is a static in 5.10/6.1 and a field of
+ * net_hotdata from 6.9; the loader finds its address. From 6.15 the
+ * local port is added to the hash instead of mixed into it
+ * (lport + jhash_3words(daddr, saddr, 0 << 16 | sport, ...)), so that
+ * consecutive ports land in consecutive buckets. 6.19 dropped the
+ * hashinfo parameter: the table is net->ipv4.tcp_death_row.hashinfo.
+ *
+ * These chains are hlist_nulls: they end in an odd "nulls" marker that
+ * encodes the bucket, never in NULL. The bound-device check of
+ * inet_match() is left out (VRF setups only).
+ */
+#include "vmlinux.h"
+#include <bpf/bpf_helpers.h>
+#include <bpf/bpf_tracing.h>
+#include <bpf/bpf_core_read.h>
+#include "walk.bpf.h"
+
+char LICENSE[] SEC("license") = "GPL";
+
+const volatile __u64 ehash_secret_addr = 0;
+const volatile bool ehash_adds_lport = false;   /* 6.15+ */
+
+struct ehash_key {
+	__u64 net;
+	__u64 addrpair;   /* skc_addrpair: daddr (ours) << 32 | saddr */
+	__u32 portpair;   /* skc_portpair: hnum << 16 | sport */
+	__u32 hash;
+};
+
+static __always_inline __u32 rol32(__u32 w, __u32 s)
+{
+	return (w << s) | (w >> (32 - s));
+}
+
+/* include/linux/jhash.h: jhash_3words() */
+static __always_inline __u32 jhash_3words(__u32 a, __u32 b, __u32 c, __u32 initval)
+{
+	initval += 0xdeadbeef + (3 << 2);
+	a += initval;
+	b += initval;
+	c += initval;
+	c ^= b; c -= rol32(b, 14);
+	a ^= c; a -= rol32(c, 11);
+	b ^= a; b -= rol32(a, 25);
+	c ^= b; c -= rol32(b, 16);
+	a ^= c; a -= rol32(c, 4);
+	b ^= a; b -= rol32(a, 14);
+	c ^= b; c -= rol32(b, 24);
+	return c;
+}
+
+static bool __always_inline sock_matches(__u64 node, const void *key)
+{
+	const struct ehash_key *k = key;
+	struct sock_common *sk = (void *)(node - bpf_core_field_offset(struct sock_common,
+								      skc_nulls_node));
+
+	/* inet_match() in one branch: keeps the verifier's loop walk linear */
+	return ((BPF_CORE_READ(sk, skc_hash) ^ k->hash) |
+		((__u64)BPF_CORE_READ(sk, skc_net.net) ^ k->net) |
+		(BPF_CORE_READ(sk, skc_addrpair) ^ k->addrpair) |
+		(BPF_CORE_READ(sk, skc_portpair) ^ k->portpair)) == 0;
+}
+
+static __always_inline void tcp_walk(struct chain_walk *w, __u64 net, __u64 hashinfo,
+				     __u32 saddr, __u16 sport, __u32 daddr, __u16 hnum)
+{
+	struct ehash_key k = {
+		.net = as_scalar(net),
+		.addrpair = (__u64)daddr << 32 | saddr,
+		.portpair = (__u32)hnum << 16 | sport,
+	};
+	struct inet_hashinfo *hi;
+	__u32 mask, mix;
+	__u64 ehash;
+
+	if (!hashinfo)
+		hashinfo = (__u64)BPF_CORE_READ((struct net *)net, ipv4.tcp_death_row.hashinfo);
+	hi = (void *)hashinfo;
+	mix = BPF_CORE_READ((struct net *)net, hash_mix);
+	if (ehash_adds_lport)
+		k.hash = hnum + jhash_3words(daddr, saddr, sport, kread_u32(ehash_secret_addr) + mix);
+	else
+		k.hash = jhash_3words(daddr, saddr, k.portpair, kread_u32(ehash_secret_addr) + mix);
+	mask = BPF_CORE_READ(hi, ehash_mask);
+	ehash = (__u64)BPF_CORE_READ(hi, ehash);
+	if (!ehash) {
+		__builtin_memset(w, 0, sizeof(*w));
+		w->fault = 1;
+		return;
+	}
+	note_table_slots((__u64)mask + 1);
+	walk_chain(w, kread_u64(ehash + (__u64)(k.hash & mask) * sizeof(struct inet_ehash_bucket)),
+		   PFT_END_NULLS, sock_matches, &k);
+}
+
+static __always_inline __u64 sock_of(const struct chain_walk *w)
+{
+	return w->hit ? w->found - bpf_core_field_offset(struct sock_common, skc_nulls_node) : 0;
+}
+
+static __always_inline int tcp_exit(__u64 net, __u64 hashinfo, __u32 saddr, __u16 sport,
+				    __u32 daddr, __u16 hnum, __u64 ret)
+{
+	struct chain_walk w;
+
+	if (!sample_this_call())
+		return 0;
+	tcp_walk(&w, net, hashinfo, saddr, sport, daddr, hnum);
+	account_lookup(&w, sock_of(&w), ret);
+	return 0;
+}
+
+/* (net, hashinfo, saddr, sport, daddr, hnum, dif, sdif): up to 6.18 */
+SEC("fexit/__inet_lookup_established")
+int BPF_PROG(fexit_inet_lookup_established_8, __u64 net, __u64 hashinfo, __u32 saddr,
+	     __u16 sport, __u32 daddr, __u16 hnum, int dif, int sdif, __u64 ret)
+{
+	return tcp_exit(net, hashinfo, saddr, sport, daddr, hnum, ret);
+}
+
+/* (net, saddr, sport, daddr, hnum, dif, sdif): 6.19 */
+SEC("fexit/__inet_lookup_established")
+int BPF_PROG(fexit_inet_lookup_established_7, __u64 net, __u32 saddr, __u16 sport,
+	     __u32 daddr, __u16 hnum, int dif, int sdif, __u64 ret)
+{
+	return tcp_exit(net, 0, saddr, sport, daddr, hnum, ret);
+}
+
+const volatile __u32 tcp_nparams = 8;
+
+SEC("kprobe/__inet_lookup_established")
+int BPF_KPROBE(kprobe_inet_lookup_established)
+{
+	struct pt_regs *regs = ctx;
+	struct chain_walk w;
+
+	if (!sample_this_call())
+		return 0;
+	/* the sixth argument is in r9, which libbpf 1.1 has no macro for */
+	if (tcp_nparams == 8)
+		tcp_walk(&w, PT_REGS_PARM1(regs), PT_REGS_PARM2(regs), PT_REGS_PARM3(regs),
+			 PT_REGS_PARM4(regs), PT_REGS_PARM5(regs), BPF_CORE_READ(regs, r9));
+	else
+		tcp_walk(&w, PT_REGS_PARM1(regs), 0, PT_REGS_PARM2(regs), PT_REGS_PARM3(regs),
+			 PT_REGS_PARM4(regs), PT_REGS_PARM5(regs));
+	stash_walk(&w, sock_of(&w));
+	return 0;
+}
+
+SEC("kretprobe/__inet_lookup_established")
+int BPF_KRETPROBE(kretprobe_inet_lookup_established, __u64 ret)
+{
+	account_stashed(ret);
+	return 0;
+}

@@ -1,0 +1,44 @@
+# Workload for the "tables" scenario, run by pftrace itself (-- sh ...)
+# so that every lookup it causes is inside the trace. It prints the
+# kernel's own counters around each part as "key value" lines.
+set -e
+
+# TCP: InSegs counts every segment IPv4 TCP received; each one is looked
+# up in the established hash (early demux, or tcp_v4_rcv).
+insegs() { awk '$1 == "Tcp:" && $2 ~ /^[0-9]/ { print $11 }' /proc/net/snmp; }
+echo "tcp_insegs_before $(insegs)"
+tcp-load -c 32 -n 3000 >/dev/null
+echo "tcp_insegs_after $(insegs)"
+
+# mounts: a tower of tmpfs mounts, each crossed by every walk below
+depth=12
+mkdir -p /tmp/tower
+dir=/tmp/tower
+i=0
+while [ $i -lt $depth ]; do
+	dir=$dir/m$i
+	mkdir -p "$dir"
+	mount -t tmpfs "tower$i" "$dir"
+	i=$((i + 1))
+done
+touch "$dir/leaf"
+echo "mount_depth $depth"
+echo "mount_tower_mounts $(grep -c ' /tmp/tower/' /proc/self/mountinfo)"
+walks=300
+i=0
+while [ $i -lt $walks ]; do
+	stat "$dir/leaf" >/dev/null
+	i=$((i + 1))
+done
+echo "mount_walks $walks"
+
+# dcache: many dentries, then lookups of names that do not exist
+echo "dentry_state_before $(cat /proc/sys/fs/dentry-state)"
+tree-walk -d 2 -w 120 -r 1 -m 20000 /tmp/tree | sed 's/^/tree_/'
+echo "dentry_state_after $(cat /proc/sys/fs/dentry-state)"
+
+# inodes: sysfs (kernfs) looks its inodes up with iget_locked()
+echo 2 >/proc/sys/vm/drop_caches
+echo "inode_nr_before $(cat /proc/sys/fs/inode-nr)"
+echo "sysfs_entries $(find /sys | wc -l)"
+echo "inode_nr_after $(cat /proc/sys/fs/inode-nr)"

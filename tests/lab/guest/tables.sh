@@ -1,0 +1,43 @@
+# Lab scenario "tables": the dcache, inode, mount and TCP established
+# recipes, several targets in one session, each checked against what the
+# kernel itself says (boot-time table sizes, InSegs, dentry-state,
+# mountinfo, sysfs entries).
+. /lab/lib.sh
+
+ip link set lo up
+case_ list pftrace list --format json
+dmesg | grep 'hash table entries' >/tmp/tables.dmesg
+emit dmesg /tmp/tables.dmesg
+
+# all four tables (and the dcache's ref walk) in one session
+case_ all pftrace -f __d_lookup_rcu -f __d_lookup -f find_inode_fast -f __lookup_mnt \
+	-f __inet_lookup_established -o /tmp/all.json -- sh /lab/tables-load.sh
+emit all.json /tmp/all.json
+
+# mount: a known number of crossings. tables-load.sh built the tower.
+# Every mount point on the way to the leaf is crossed once per stat: the
+# tower's mounts and /tmp itself, as /proc/self/mountinfo lists them.
+leaf=$(find /tmp/tower -name leaf)
+echo "=== VALUE mount_crossings $(awk '$5 == "/tmp" || $5 ~ "^/tmp/tower/" { n++ } END { print n }' /proc/self/mountinfo)"
+case_ mount pftrace -f __lookup_mnt --format json -- path-stat "$leaf" 2000
+
+# dcache: misses on a tree that exists, against nr_dentry / slots
+echo "=== VALUE nr_dentry $(awk '{ print $1 }' /proc/sys/fs/dentry-state)"
+case_ dcache pftrace -f __d_lookup_rcu --format json -- \
+	sh -c 'tree-walk -d 2 -w 120 -r 1 -m 20000 /tmp/tree >/tmp/tree.out'
+emit tree.out /tmp/tree.out
+echo "=== VALUE nr_dentry_after $(awk '{ print $1 }' /proc/sys/fs/dentry-state)"
+
+# the kprobe path of every recipe
+case_ kprobe pftrace -C attach=kprobe -f __d_lookup_rcu -f __d_lookup -f find_inode_fast \
+	-f __lookup_mnt -f __inet_lookup_established --format json -- sh -c \
+	'tcp-load -c 4 -n 200 >/dev/null; echo 2 >/proc/sys/vm/drop_caches
+	 find /sys -maxdepth 4 >/dev/null; path-stat /tmp/tree/d1/f1 500'
+
+# refusals: a symbol the recipe needs missing from kallsyms; a function
+# missing from the BTF; one bad -f among good ones fails the start
+grep -v ' d_hash_shift$' /proc/kallsyms >/tmp/kallsyms.doctored
+PFTRACE_KALLSYMS=/tmp/kallsyms.doctored case_ no_symbol pftrace -f __d_lookup_rcu -d 1
+case_ one_bad pftrace -f __lookup_mnt -f no_such_lookup -d 1
+bpf-objects >/tmp/one_bad.after
+emit one_bad.after /tmp/one_bad.after
