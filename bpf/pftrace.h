@@ -29,6 +29,7 @@ enum pft_chain_end {
  */
 struct walk_config {
 	__u32 sample_every;         /* --sample N: walk one call in N per CPU */
+	__u32 walk_off;             /* -C walk=off: return at once (bench floor) */
 };
 
 /*

@@ -48,9 +48,13 @@ static __always_inline struct chain_stats *stats_slot(void)
 /* Count the call; true when this one is to be walked and accounted. */
 static __always_inline bool sample_this_call(void)
 {
-	struct chain_stats *s = stats_slot();
+	struct chain_stats *s;
 	__u64 seen;
 
+	/* the benchmark's floor: a program that attaches and does nothing */
+	if (walk_config.walk_off)
+		return false;
+	s = stats_slot();
 	if (!s)
 		return false;
 	/*
@@ -263,8 +267,11 @@ static __always_inline void stash_walk(const struct chain_walk *w, __u64 entry)
 static __always_inline void account_stashed(__u64 kernel_found)
 {
 	__u64 tid = bpf_get_current_pid_tgid();
-	struct pending_walk *p = bpf_map_lookup_elem(&pending_walks, &tid);
+	struct pending_walk *p;
 
+	if (walk_config.walk_off)
+		return;
+	p = bpf_map_lookup_elem(&pending_walks, &tid);
 	if (!p)
 		return; /* call not sampled, or entry state lost (counted) */
 	account_lookup(&p->walk, p->entry, kernel_found);

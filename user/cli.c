@@ -27,6 +27,8 @@ void print_usage(FILE *f)
 "  -o, --output FILE       write the run as JSON to FILE\n"
 "      --format text|json  what to print on stdout (default text)\n"
 "      --sample N          walk one call in N per CPU (counts scaled)\n"
+"      --max-overhead PCT  stop when pftrace's BPF programs use more than PCT%%\n"
+"                          of one CPU (measured each second)\n"
 "      --btf FILE          kernel BTF to use instead of /sys/kernel/btf/vmlinux\n"
 "      --dry-run           print the attach plan and exit\n"
 "  -C  KEY=VALUE           rare knobs: attach=fexit|kprobe\n"
@@ -83,6 +85,8 @@ static const struct {
 	{ "attach", { "fexit", "kprobe" }, false },
 	/* Forces the AVC bucket function: exists to prove the self-check. */
 	{ "avc.hash", { "xor", "murmur3" }, true },
+	/* Programs return at once: the benchmark's floor (attach cost only). */
+	{ "walk", { "on", "off" }, true },
 };
 
 static int parse_knob(struct trace_opts *o, char *kv)
@@ -121,7 +125,7 @@ const char *knob_get(const struct trace_opts *o, const char *key)
 	return NULL;
 }
 
-enum { OPT_FORMAT = 256, OPT_BTF, OPT_DRY_RUN, OPT_SAMPLE };
+enum { OPT_FORMAT = 256, OPT_BTF, OPT_DRY_RUN, OPT_SAMPLE, OPT_MAX_OVERHEAD };
 
 static void record_cmdline(struct trace_opts *o, int argc, char **argv)
 {
@@ -145,6 +149,7 @@ int parse_trace_opts(int argc, char **argv, struct trace_opts *o)
 		{ "btf", required_argument, NULL, OPT_BTF },
 		{ "dry-run", no_argument, NULL, OPT_DRY_RUN },
 		{ "sample", required_argument, NULL, OPT_SAMPLE },
+		{ "max-overhead", required_argument, NULL, OPT_MAX_OVERHEAD },
 		{ "verbose", no_argument, NULL, 'v' },
 		{ "help", no_argument, NULL, 'h' },
 		{ "version", no_argument, NULL, 'V' },
@@ -194,6 +199,13 @@ int parse_trace_opts(int argc, char **argv, struct trace_opts *o)
 			if (end == optarg || *end || n < 1 || n > 1000000)
 				return bad("--sample wants a whole number from 1 to 1000000, not '%s'", optarg);
 			o->sample_every = (unsigned int)n;
+			break;
+		case OPT_MAX_OVERHEAD:
+			o->max_overhead_pct = strtod(optarg, &end);
+			if (end == optarg || *end || !isfinite(o->max_overhead_pct) ||
+			    o->max_overhead_pct <= 0 || o->max_overhead_pct > 100)
+				return bad("--max-overhead wants a percentage of one CPU "
+					   "(0 < PCT <= 100), not '%s'", optarg);
 			break;
 		case 'C':
 			if (parse_knob(o, optarg))

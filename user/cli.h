@@ -34,6 +34,7 @@ struct trace_opts {
 	double interval_s;        /* 0: no interval output */
 	const char *output_path;  /* -o: JSON run file */
 	unsigned int sample_every;
+	double max_overhead_pct;  /* --max-overhead: 0 = no cap */
 	bool dry_run;
 	struct knob knobs[PFT_MAX_KNOBS];
 	int nknobs;

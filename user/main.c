@@ -28,6 +28,7 @@ int main(int argc, char **argv)
 	size_t i;
 	int rc;
 
+	session_mark_process_start();
 	if (argc > 1) {
 		for (i = 0; i < sizeof(subcommands) / sizeof(subcommands[0]); i++)
 			if (!strcmp(argv[1], subcommands[i].name))

@@ -28,6 +28,11 @@ struct target_report {
 	unsigned int sample_every;
 	struct chain_stats stats;
 	struct walk_summary sum;
+	/* BPF run time of this target's programs (BPF_ENABLE_STATS) */
+	bool overhead_known;
+	__u64 run_time_ns;
+	__u64 runs;
+	__u64 recursion_misses;  /* calls the kernel skipped: program busy on that CPU */
 };
 
 struct run_report {
@@ -41,7 +46,14 @@ struct run_report {
 	int child_exit;          /* exit status, or 128 + signal */
 	int ntargets;
 	struct target_report targets[PFT_MAX_TARGETS];
+	const char *bpf_stats;   /* "" when run times were measured, else why not */
+	double startup_ms;       /* process start to every program attached */
+	long peak_rss_kb;
 };
+
+/* per call, and as a share of one CPU over the run */
+double overhead_ns_per_call(const struct target_report *t);
+double overhead_cpu_pct(const struct target_report *t, double duration_s);
 
 void report_finish_target(struct target_report *t);
 /* true when every target's self-check passed */

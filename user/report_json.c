@@ -31,6 +31,19 @@ static struct json_object *target_json(const struct target_report *t, double dur
 	add(o, "iterator", json_object_new_string(t->iterator ? t->iterator : ""));
 	add(o, "chain_end", json_object_new_string(t->chain_end == PFT_END_NULLS ? "nulls" : "null"));
 	add(o, "sampled_1_in", json_object_new_int((int)t->sample_every));
+	if (t->sample_every > 1) {
+		/* every count below is of the walked calls; these scale them */
+		struct json_object *sc_all = json_object_new_object();
+
+		__u64 hits = s->lookups ? (__u64)((double)s->calls * (double)s->hits /
+						  (double)s->lookups + 0.5) : 0;
+
+		/* calls is exact; the split follows the walked sample */
+		add(sc_all, "lookups", u64(s->calls));
+		add(sc_all, "hits", u64(hits));
+		add(sc_all, "misses", u64(s->calls - hits));
+		add(o, "scaled", sc_all);
+	}
 	add(o, "calls", u64(s->calls));
 	add(o, "lookups", u64(s->lookups));
 	add(o, "hits", u64(s->hits));
@@ -40,6 +53,19 @@ static struct json_object *target_json(const struct target_report *t, double dur
 	add(o, "truncated", u64(s->truncated));
 	add(o, "read_faults", u64(s->read_faults));
 	add(o, "lost", u64(s->lost));
+
+	if (t->overhead_known) {
+		struct json_object *ov = json_object_new_object();
+
+		add(ov, "ns_per_call", json_object_new_double(overhead_ns_per_call(t)));
+		add(ov, "cpu_pct", json_object_new_double(overhead_cpu_pct(t, duration_s)));
+		add(ov, "run_time_ns", u64(t->run_time_ns));
+		add(ov, "runs", u64(t->runs));
+		add(ov, "recursion_misses", u64(t->recursion_misses));
+		add(o, "overhead", ov);
+	} else {
+		add(o, "overhead", NULL);
+	}
 
 	sc = json_object_new_object();
 	add(sc, "agree", u64(s->self_agree));
@@ -106,6 +132,9 @@ struct json_object *render_json(const struct run_report *r)
 	add(root, "started", json_object_new_string(r->started));
 	add(root, "duration_s", json_object_new_double(r->duration_s));
 	add(root, "end_reason", json_object_new_string(r->end_reason));
+	add(root, "startup_ms", json_object_new_double(r->startup_ms));
+	add(root, "peak_rss_kb", json_object_new_int64(r->peak_rss_kb));
+	add(root, "bpf_stats", json_object_new_string(r->bpf_stats ? r->bpf_stats : ""));
 	if (r->child_command) {
 		cmd = json_object_new_object();
 		add(cmd, "argv", json_object_new_string(r->child_command));

@@ -16,6 +16,16 @@ void report_finish_target(struct target_report *t)
 	walk_summarize(&t->stats, &t->sum);
 }
 
+double overhead_ns_per_call(const struct target_report *t)
+{
+	return t->stats.calls ? (double)t->run_time_ns / (double)t->stats.calls : 0;
+}
+
+double overhead_cpu_pct(const struct target_report *t, double duration_s)
+{
+	return duration_s > 0 ? 100.0 * (double)t->run_time_ns / (duration_s * 1e9) : 0;
+}
+
 bool report_self_check_ok(const struct run_report *r)
 {
 	int i;
@@ -67,8 +77,9 @@ void render_target_text(FILE *f, const struct target_report *t, double duration_
 		fprintf(f, "  table       %12llu  buckets, walked by %s\n",
 			(unsigned long long)t->table_slots, t->iterator);
 	if (t->sample_every > 1)
-		fprintf(f, "  SAMPLED: 1 call in %u walked; %llu calls in all\n",
-			t->sample_every, (unsigned long long)s->calls);
+		fprintf(f, "  SAMPLED: 1 call in %u per CPU was walked; the counts below are of "
+			"those, %llu calls were seen in all\n", t->sample_every,
+			(unsigned long long)s->calls);
 	fprintf(f, "  lookups     %12llu  %.1f/s\n", (unsigned long long)s->lookups,
 		duration_s > 0 ? (double)s->lookups / duration_s : 0.0);
 	fprintf(f, "  hits        %12llu  %6.2f%%\n", (unsigned long long)s->hits,
@@ -79,6 +90,10 @@ void render_target_text(FILE *f, const struct target_report *t, double duration_
 		w->agree_pct, (unsigned long long)w->checked);
 	fprintf(f, "  truncated   %12llu  walks longer than %d nodes\n",
 		(unsigned long long)s->truncated, PFT_MAX_WALK);
+	if (t->overhead_known)
+		fprintf(f, "  overhead    %9.0f ns  per call, %.3f%% of one CPU (BPF run time)%s\n",
+			overhead_ns_per_call(t), overhead_cpu_pct(t, duration_s),
+			t->recursion_misses ? "; calls missed while busy: see JSON" : "");
 	if (s->read_faults || s->lost)
 		fprintf(f, "  unreadable  %12llu  lost %llu\n",
 			(unsigned long long)s->read_faults, (unsigned long long)s->lost);
@@ -115,6 +130,8 @@ void render_text(FILE *f, const struct run_report *r)
 			render_self_check_failure(f, &r->targets[i]);
 	fprintf(f, "pftrace %s on %s, %.2f s (%s)\n", PFTRACE_VERSION, r->kernel_release,
 		r->duration_s, r->end_reason);
+	if (r->bpf_stats && r->bpf_stats[0])
+		fprintf(f, "overhead not measured: %s\n", r->bpf_stats);
 	if (r->child_command)
 		fprintf(f, "command: %s (exit %d)\n", r->child_command, r->child_exit);
 	for (i = 0; i < r->ntargets; i++) {

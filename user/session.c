@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -24,8 +25,12 @@
 #include "session.h"
 #include "targets.h"
 
+static double process_start_s;
+
 struct session {
 	const struct trace_opts *opts;
+	int stats_fd;            /* BPF_ENABLE_STATS, held for this session only */
+	char stats_why[PFT_ERRLEN];
 	struct kernel_facts kf;
 	struct target targets[PFT_MAX_TARGETS];
 	int ntargets;
@@ -173,6 +178,40 @@ static int target_start(struct target *t, const struct kernel_facts *kf,
 	return 0;
 }
 
+/* BPF run time and run count of the target's programs so far. */
+static void read_overhead(const struct target *t, __u64 *run_time_ns, __u64 *runs,
+			  __u64 *recursion_misses)
+{
+	struct bpf_program *prog;
+
+	*run_time_ns = *runs = *recursion_misses = 0;
+	bpf_object__for_each_program(prog, t->obj) {
+		struct bpf_prog_info info;
+		__u32 len = sizeof(info);
+
+		if (!bpf_program__autoload(prog) || bpf_program__fd(prog) < 0)
+			continue;
+		memset(&info, 0, sizeof(info));
+		if (bpf_obj_get_info_by_fd(bpf_program__fd(prog), &info, &len))
+			continue;
+		*run_time_ns += info.run_time_ns;
+		*runs += info.run_cnt;
+		*recursion_misses += info.recursion_misses;
+	}
+}
+
+static __u64 total_run_time_ns(const struct session *s)
+{
+	__u64 total = 0, t_ns, runs, misses;
+	int i;
+
+	for (i = 0; i < s->ntargets; i++) {
+		read_overhead(&s->targets[i], &t_ns, &runs, &misses);
+		total += t_ns;
+	}
+	return total;
+}
+
 static void target_detach(struct target *t)
 {
 	int i;
@@ -217,6 +256,14 @@ static void fill_target_report(struct target_report *tr, const struct target *t,
 	tr->table_slots = read_table_slots(t);
 	tr->stats = *stats;
 	report_finish_target(tr);
+}
+
+static void fill_overhead(struct target_report *tr, const struct session *s,
+			  const struct target *t)
+{
+	tr->overhead_known = s->stats_fd >= 0;
+	if (tr->overhead_known)
+		read_overhead(t, &tr->run_time_ns, &tr->runs, &tr->recursion_misses);
 }
 
 static void print_interval(struct session *s, struct chain_stats *prev, double span)
@@ -326,6 +373,11 @@ static void print_plan(const struct session *s, FILE *f, bool dry_run)
 	}
 }
 
+void session_mark_process_start(void)
+{
+	process_start_s = now_s();
+}
+
 int run_trace(const struct trace_opts *o)
 {
 	static struct session sess;
@@ -334,13 +386,17 @@ int run_trace(const struct trace_opts *o)
 	struct run_report *rep = NULL;
 	char err[PFT_ERRLEN] = "", child_cmd[1024];
 	sigset_t mask, orig_mask;
-	double start, deadline, next_tick, now;
+	double start, deadline, next_tick, now, next_cap_check = INFINITY, cap_window_start = 0;
+	__u64 cap_window_ns = 0;
+	struct rusage ru;
 	const char *end_reason = "interrupted";
+	double rep_startup_ms = 0;
 	time_t wall_start;
 	int i, rc = 0, status;
 
 	memset(s, 0, sizeof(*s));
 	s->opts = o;
+	s->stats_fd = -1;
 	setup_libbpf_logging(o->common.verbose);
 
 	if (geteuid() != 0) {
@@ -383,6 +439,21 @@ int run_trace(const struct trace_opts *o)
 		rc = 1;
 		goto out;
 	}
+	/*
+	 * Run-time accounting costs two clock reads per program run, so it
+	 * is switched on through a file descriptor that lives exactly as
+	 * long as this session, never through the global sysctl.
+	 */
+	s->stats_fd = bpf_enable_stats(BPF_STATS_RUN_TIME);
+	if (s->stats_fd < 0)
+		snprintf(s->stats_why, sizeof(s->stats_why), "BPF_ENABLE_STATS: %s",
+			 strerror(errno));
+	if (o->max_overhead_pct && s->stats_fd < 0) {
+		fprintf(stderr, "pftrace: --max-overhead needs the kernel's BPF run-time "
+			"statistics (%s)\n", s->stats_why);
+		rc = 2;
+		goto out;
+	}
 	for (i = 0; i < s->ntargets; i++) {
 		rc = target_start(&s->targets[i], &s->kf, err, sizeof(err));
 		if (rc) {
@@ -401,10 +472,16 @@ int run_trace(const struct trace_opts *o)
 
 	wall_start = time(NULL);
 	start = now_s();
+	rep_startup_ms = (start - process_start_s) * 1000;
 	deadline = o->duration_s ? start + o->duration_s : INFINITY;
 	next_tick = o->interval_s ? start + o->interval_s : INFINITY;
+	if (o->max_overhead_pct) {
+		next_cap_check = start + 1;
+		cap_window_start = start;
+		cap_window_ns = total_run_time_ns(s);
+	}
 	for (;;) {
-		double wake = fmin(deadline, next_tick), left;
+		double wake = fmin(fmin(deadline, next_tick), next_cap_check), left;
 		struct timespec ts;
 		siginfo_t info;
 		int sig;
@@ -417,6 +494,23 @@ int run_trace(const struct trace_opts *o)
 		if (now >= next_tick) {
 			print_interval(s, prev, o->interval_s);
 			next_tick += o->interval_s;
+			continue;
+		}
+		if (now >= next_cap_check) {
+			/* the share of one CPU over the last second, not the run's
+			 * average: a burst must not hide behind a quiet start */
+			__u64 ns = total_run_time_ns(s);
+			double pct = 100.0 * (double)(ns - cap_window_ns) / ((now - cap_window_start) * 1e9);
+
+			if (pct > o->max_overhead_pct) {
+				fprintf(stderr, "pftrace: overhead %.2f%% of one CPU passed --max-overhead "
+					"%g%%; stopped after %.1f s\n", pct, o->max_overhead_pct, now - start);
+				end_reason = "overhead cap";
+				break;
+			}
+			cap_window_ns = ns;
+			cap_window_start = now;
+			next_cap_check = now + 1;
 			continue;
 		}
 		left = isinf(wake) ? 3600 : wake - now;
@@ -465,8 +559,13 @@ int run_trace(const struct trace_opts *o)
 	}
 	for (i = 0; i < s->ntargets; i++) {
 		read_stats(s, &s->targets[i], &fin);
-		fill_target_report(&rep->targets[rep->ntargets++], &s->targets[i], &fin);
+		fill_target_report(&rep->targets[rep->ntargets], &s->targets[i], &fin);
+		fill_overhead(&rep->targets[rep->ntargets++], s, &s->targets[i]);
 	}
+	rep->bpf_stats = s->stats_fd >= 0 ? "" : s->stats_why;
+	rep->startup_ms = rep_startup_ms;
+	if (!getrusage(RUSAGE_SELF, &ru))
+		rep->peak_rss_kb = ru.ru_maxrss;
 
 	if (o->common.format == FORMAT_JSON) {
 		struct json_object *root = render_json(rep);
@@ -496,6 +595,8 @@ out:
 		target_free(&s->targets[i]);
 	free(s->percpu_buf);
 	free(rep);
+	if (s->stats_fd >= 0)
+		close(s->stats_fd);
 	kernel_facts_free(&s->kf);
 	return rc;
 }

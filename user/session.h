@@ -4,6 +4,8 @@
 
 #include "cli.h"
 
+/* Note the time the process started, for the start-up figure. */
+void session_mark_process_start(void);
 /* Trace until -d, Ctrl-C/SIGTERM or the command's end; returns the exit status. */
 int run_trace(const struct trace_opts *o);
 

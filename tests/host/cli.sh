@@ -58,6 +58,8 @@ refuse "unknown option" "unknown option" -f avc_lookup --frobnicate
 refuse "unknown subcommand" "unknown command 'frobnicate'" frobnicate
 refuse "bad --format" "--format wants text or json" -f avc_lookup --format xml
 refuse "bad --sample" "--sample wants" -f avc_lookup --sample 0
+refuse "bad --max-overhead" "--max-overhead wants a percentage" -f avc_lookup --max-overhead 0
+refuse "--max-overhead over 100" "--max-overhead wants a percentage" -f avc_lookup --max-overhead 150
 refuse "bad -C value" "unknown value" -f avc_lookup -C attach=uprobe
 refuse "missing --btf file" "--btf /no/such" -f avc_lookup --btf /no/such
 refuse "--btf that is not BTF" "not a kernel BTF" -f avc_lookup --btf /etc/passwd

@@ -151,6 +151,60 @@ static void test_text_report(void **state)
 	free(text);
 }
 
+static void test_sampled_run_is_marked(void **state)
+{
+	struct run_report r;
+	struct json_object *root, *t;
+	char *text = NULL;
+	size_t len = 0;
+	FILE *f;
+
+	make_report(&r, true);
+	r.targets[0].sample_every = 16;
+	r.targets[0].stats.calls = 1600;   /* 100 of them walked */
+	f = open_memstream(&text, &len);
+	render_text(f, &r);
+	fclose(f);
+	assert_non_null(strstr(text, "SAMPLED: 1 call in 16 per CPU was walked"));
+	free(text);
+	root = render_json(&r);
+	t = get(root, "targets.0");
+	assert_int_equal(json_object_get_int(get(t, "sampled_1_in")), 16);
+	assert_int_equal(json_object_get_uint64(get(t, "scaled.lookups")), 1600);
+	/* 90 of 100 walked lookups hit: 1440 of 1600 scaled */
+	assert_int_equal(json_object_get_uint64(get(t, "scaled.hits")), 1440);
+	assert_int_equal(json_object_get_uint64(get(t, "scaled.misses")), 160);
+	json_object_put(root);
+	/* unsampled runs carry no scaled block */
+	make_report(&r, true);
+	root = render_json(&r);
+	assert_null(get(root, "targets.0.scaled"));
+	json_object_put(root);
+}
+
+static void test_overhead_figures(void **state)
+{
+	struct run_report r;
+	struct json_object *root;
+
+	make_report(&r, true);
+	r.targets[0].overhead_known = true;
+	r.targets[0].run_time_ns = 30000;   /* 100 calls, 10 s */
+	r.targets[0].runs = 100;
+	assert_true(overhead_ns_per_call(&r.targets[0]) == 300.0);
+	assert_true(overhead_cpu_pct(&r.targets[0], 10.0) > 0.000299 &&
+		    overhead_cpu_pct(&r.targets[0], 10.0) < 0.000301);
+	root = render_json(&r);
+	assert_true(json_object_get_double(get(root, "targets.0.overhead.ns_per_call")) == 300.0);
+	json_object_put(root);
+	/* unknown overhead is null, not zero */
+	r.targets[0].overhead_known = false;
+	root = render_json(&r);
+	assert_true(json_object_object_get_ex(get(root, "targets.0"), "overhead", NULL));
+	assert_null(get(root, "targets.0.overhead"));
+	json_object_put(root);
+}
+
 static void test_atomic_write(void **state)
 {
 	char dir[] = "/tmp/pftrace-unit.XXXXXX", path[256], err[512], buf[64];
@@ -179,6 +233,8 @@ int main(void)
 		cmocka_unit_test(test_self_check_failure_withholds),
 		cmocka_unit_test(test_text_report),
 		cmocka_unit_test(test_atomic_write),
+		cmocka_unit_test(test_sampled_run_is_marked),
+		cmocka_unit_test(test_overhead_figures),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -30,6 +30,15 @@ bracketed short_int INT -f avc_has_perm_noaudit -- $load
 # shellcheck disable=SC2086
 bracketed short_term TERM -f avc_lookup -C attach=kprobe -- $load
 
+# --sample and the overhead figures and cap (production safety)
+case_ sampled pftrace --sample 16 -f avc_lookup --format json -- $load
+(while :; do avc-load -t 8 -D user_t -r 500 2>/dev/null; done) &
+loop=$!
+case_ capped pftrace -f avc_lookup --max-overhead 0.5 -d 60 -o /tmp/capped.json
+kill "$loop"
+wait "$loop" 2>/dev/null
+emit capped.json /tmp/capped.json
+
 # SIGKILL: nothing runs to clean up, the kernel must drop the links
 pftrace -f avc_lookup >/dev/null 2>/tmp/kill.err &
 pid=$!
