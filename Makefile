@@ -5,6 +5,8 @@
 #   make demo       deps + build + boot the lab + trace the AVC there
 #   make test       deps + build + unit tests + lab tests on every kernel
 #   make lab        the lab's base initramfs (tests/lab/run calls this)
+#   make bench      overhead figures in the lab (QEMU -icount), not a test
+#   make soak       10 minutes of tracing under load: memory, kernel log
 #   V=1             show the commands
 #
 # Everything generated goes to .output/ (and ./pftrace); kernels
@@ -47,7 +49,7 @@ WORKLOAD_SRCS := $(wildcard tests/lab/workloads/*.c)
 WORKLOADS := $(patsubst tests/lab/workloads/%.c,$(OUTPUT)/lab/bin/%,$(WORKLOAD_SRCS))
 VERSION := $(shell cat VERSION 2>/dev/null || echo 0.0.0)
 
-.PHONY: all deps demo test unit lab lab-test clean vmlinux-header check-static
+.PHONY: all deps demo test unit lab lab-test bench soak clean vmlinux-header check-static
 .DELETE_ON_ERROR:
 .SECONDARY:
 
@@ -133,6 +135,13 @@ test: deps
 demo: deps
 	$(Q)$(MAKE) lab
 	$(Q)tests/lab/demo
+
+# what pftrace costs and how it holds up: figures, not pass/fail tests
+bench: deps
+	$(Q)bench/run
+
+soak: deps
+	$(Q)bench/soak
 
 vmlinux-header:
 	$(Q){ echo "/* vmlinux.h: C types dumped from the BTF of Linux $$(uname -r) (x86-64),"; \

@@ -70,24 +70,20 @@ static __always_inline __u32 avc_bucket(const struct avc_key *k)
 	return (k->ssid ^ (k->tsid << 2) ^ ((__u32)k->tclass << 4)) & mask;
 }
 
-static __always_inline __u64 avc_node_of(__u64 list_node)
-{
-	return list_node - bpf_core_field_offset(struct avc_node, list);
-}
+#define AVC_OFF(field) bpf_core_field_offset(struct avc_node, field)
 
-static bool __always_inline avc_node_matches(__u64 list_node, const void *key)
+static bool __always_inline avc_node_matches(const struct node_window *win, const void *key)
 {
 	const struct avc_key *k = key;
-	struct avc_node *node = (void *)avc_node_of(list_node);
 
 	/*
 	 * avc_search_node() compares ssid, tclass, tsid in turn; one
 	 * combined test gives the same answer with a single branch, which
 	 * keeps the verifier's walk of the bounded loop linear.
 	 */
-	return ((BPF_CORE_READ(node, ae.ssid) ^ k->ssid) |
-		(BPF_CORE_READ(node, ae.tclass) ^ k->tclass) |
-		(BPF_CORE_READ(node, ae.tsid) ^ k->tsid)) == 0;
+	return ((WIN(win, 0, __u32, AVC_OFF(ae.ssid)) ^ k->ssid) |
+		(WIN(win, 0, __u16, AVC_OFF(ae.tclass)) ^ k->tclass) |
+		(WIN(win, 0, __u32, AVC_OFF(ae.tsid)) ^ k->tsid)) == 0;
 }
 
 static __always_inline void avc_walk(struct chain_walk *w, __u64 avc,
@@ -107,7 +103,9 @@ static __always_inline void avc_walk(struct chain_walk *w, __u64 avc,
 		w->fault = 1;
 		return;
 	}
-	walk_chain(w, first, PFT_END_NULL, avc_node_matches, k);
+	/* the window: the entry's key at its start up to list.next */
+	walk_chain(w, first, PFT_END_NULL, AVC_OFF(list), 0, AVC_OFF(list) + 8,
+		   avc_node_matches, k);
 }
 
 static __always_inline int avc_fexit(__u64 avc, __u32 ssid, __u32 tsid,
@@ -119,7 +117,7 @@ static __always_inline int avc_fexit(__u64 avc, __u32 ssid, __u32 tsid,
 	if (!sample_this_call())
 		return 0;
 	avc_walk(&w, avc, &k);
-	account_lookup(&w, w.hit ? avc_node_of(w.found) : 0, ret);
+	account_lookup(&w, ret);
 	return 0;
 }
 
@@ -163,7 +161,7 @@ int BPF_KPROBE(kprobe_avc_lookup)
 		k.tclass = PT_REGS_PARM3(ctx);
 	}
 	avc_walk(&w, avc, &k);
-	stash_walk(&w, w.hit ? avc_node_of(w.found) : 0);
+	stash_walk(&w);
 	return 0;
 }
 

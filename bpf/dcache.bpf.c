@@ -37,27 +37,37 @@ struct dentry_key {
 	__u64 hash_mask;  /* which bits of hash_len must match */
 };
 
-static bool __always_inline dentry_matches(__u64 node, const void *key)
+#define D_OFF(field) bpf_core_field_offset(struct dentry, field)
+/* the window: d_hash (the list node) through d_name.hash_len */
+#define D_LO (D_OFF(d_hash) & ~7U)
+#define D_LEN (D_OFF(d_name.hash_len) + 8 - D_LO)
+
+static bool __always_inline dentry_matches(const struct node_window *win, const void *key)
 {
 	const struct dentry_key *k = key;
-	struct dentry *d = (void *)(node - bpf_core_field_offset(struct dentry, d_hash));
-	__u64 parent = (__u64)BPF_CORE_READ(d, d_parent);
-	__u64 pprev = (__u64)BPF_CORE_READ(d, d_hash.pprev);
-	__u64 hash_len = BPF_CORE_READ(d, d_name.hash_len);
+	__u64 parent = WIN(win, D_LO, __u64, D_OFF(d_parent));
+	__u64 pprev = WIN(win, D_LO, __u64, D_OFF(d_hash.pprev));
+	__u64 hash_len = WIN(win, D_LO, __u64, D_OFF(d_name.hash_len));
 
 	/* d_unhashed() is pprev == NULL: fold it in as "differs" */
 	return ((parent ^ k->parent) | ((hash_len ^ k->hash_len) & k->hash_mask) |
 		(((pprev | -pprev) >> 63) ^ 1)) == 0;
 }
 
-static __always_inline void dcache_walk(struct chain_walk *w, __u64 parent, __u64 name)
-{
-	struct dentry_key k = { .parent = as_scalar(parent) };
-	__u64 table = kread_u64(dentry_hashtable_addr), first;
-	__u32 shift = kread_u32(d_hash_shift_addr);
+/* __ro_after_init: read on first use */
+__u64 dentry_hashtable_cached;
+__u32 d_hash_shift_cached;
 
-	k.hash_len = BPF_CORE_READ((struct qstr *)name, hash_len);
-	k.hash_mask = BPF_CORE_READ((struct dentry *)parent, d_flags) & DCACHE_OP_COMPARE_FLAG ?
+static __always_inline void dcache_walk(struct chain_walk *w, __u64 parent, __u64 name,
+					bool typed)
+{
+	struct dentry_key k = { .parent = typed ? as_scalar(parent) : parent };
+	__u64 table = READ_ONCE_CACHED(dentry_hashtable_cached, dentry_hashtable_addr, kread_u64);
+	__u32 shift = READ_ONCE_CACHED(d_hash_shift_cached, d_hash_shift_addr, kread_u32);
+	__u64 first;
+
+	k.hash_len = ARG_FIELD(typed, name, struct qstr, hash_len);
+	k.hash_mask = ARG_FIELD(typed, parent, struct dentry, d_flags) & DCACHE_OP_COMPARE_FLAG ?
 		      0xffffffffULL : ~0ULL;
 	if (!table || shift == 0 || shift >= 32) {
 		__builtin_memset(w, 0, sizeof(*w));
@@ -66,12 +76,8 @@ static __always_inline void dcache_walk(struct chain_walk *w, __u64 parent, __u6
 	}
 	note_table_slots(1ULL << (32 - shift));
 	first = kread_u64(table + ((__u32)k.hash_len >> shift) * sizeof(struct hlist_bl_head));
-	walk_chain(w, first & ~1ULL, PFT_END_NULL, dentry_matches, &k);
-}
-
-static __always_inline __u64 dentry_of(const struct chain_walk *w)
-{
-	return w->hit ? w->found - bpf_core_field_offset(struct dentry, d_hash) : 0;
+	walk_chain(w, first & ~1ULL, PFT_END_NULL, D_OFF(d_hash), D_LO, D_LEN,
+		   dentry_matches, &k);
 }
 
 static __always_inline int dcache_exit(__u64 parent, __u64 name, __u64 ret)
@@ -80,8 +86,8 @@ static __always_inline int dcache_exit(__u64 parent, __u64 name, __u64 ret)
 
 	if (!sample_this_call())
 		return 0;
-	dcache_walk(&w, parent, name);
-	account_lookup(&w, dentry_of(&w), ret);
+	dcache_walk(&w, parent, name, true);
+	account_lookup(&w, ret);
 	return 0;
 }
 
@@ -91,8 +97,8 @@ static __always_inline int dcache_entry(__u64 parent, __u64 name)
 
 	if (!sample_this_call())
 		return 0;
-	dcache_walk(&w, parent, name);
-	stash_walk(&w, dentry_of(&w));
+	dcache_walk(&w, parent, name, false);
+	stash_walk(&w);
 	return 0;
 }
 

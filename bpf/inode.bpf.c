@@ -29,44 +29,50 @@ struct inode_key {
 	__u64 ino;
 };
 
-static bool __always_inline inode_matches(__u64 node, const void *key)
+#define I_OFF(field) bpf_core_field_offset(struct inode, field)
+/* the window: i_sb through i_hash (40 to 224 on the kernels checked) */
+#define I_LO (I_OFF(i_sb) & ~7U)
+#define I_LEN (I_OFF(i_hash) + 8 - I_LO)
+
+static bool __always_inline inode_matches(const struct node_window *win, const void *key)
 {
 	const struct inode_key *k = key;
-	struct inode *inode = (void *)(node - bpf_core_field_offset(struct inode, i_hash));
 
 	/* one branch, not two: keeps the verifier's loop walk linear */
-	return ((BPF_CORE_READ(inode, i_ino) ^ k->ino) |
-		((__u64)BPF_CORE_READ(inode, i_sb) ^ k->sb)) == 0;
+	return ((WIN(win, I_LO, __u64, I_OFF(i_ino)) ^ k->ino) |
+		(WIN(win, I_LO, __u64, I_OFF(i_sb)) ^ k->sb)) == 0;
 }
 
-static __always_inline void inode_walk(struct chain_walk *w, __u64 sb, __u64 head, __u64 ino)
+__u32 i_hash_shift_cached;   /* __ro_after_init: read on first use */
+
+static __always_inline void inode_walk(struct chain_walk *w, __u64 sb, __u64 head, __u64 ino,
+				       bool typed)
 {
-	struct inode_key k = { .sb = as_scalar(sb), .ino = ino };
-	__u32 shift = kread_u32(i_hash_shift_addr);
+	struct inode_key k = { .sb = typed ? as_scalar(sb) : sb, .ino = ino };
+	__u32 shift = READ_ONCE_CACHED(i_hash_shift_cached, i_hash_shift_addr, kread_u32);
 
 	if (shift && shift < 32)
 		note_table_slots(1ULL << shift);
-	walk_chain(w, kread_u64(head), PFT_END_NULL, inode_matches, &k);
+	walk_chain(w, (__u64)ARG_FIELD(typed, head, struct hlist_head, first), PFT_END_NULL,
+		   I_OFF(i_hash), I_LO, I_LEN, inode_matches, &k);
 }
 
 /* the kernel's verdict: an error pointer (-ESTALE) is a found inode too */
 static __always_inline __u64 inode_found(__u64 ret, const struct chain_walk *w)
 {
 	if (ret >= (__u64)-MAX_ERRNO)
-		return w->hit ? w->found - bpf_core_field_offset(struct inode, i_hash) : ret;
+		return w->hit ? w->found : ret;
 	return ret;
 }
 
 static __always_inline int inode_exit(__u64 sb, __u64 head, __u64 ino, __u64 ret)
 {
 	struct chain_walk w;
-	__u64 entry;
 
 	if (!sample_this_call())
 		return 0;
-	inode_walk(&w, sb, head, ino);
-	entry = w.hit ? w.found - bpf_core_field_offset(struct inode, i_hash) : 0;
-	account_lookup(&w, entry, inode_found(ret, &w));
+	inode_walk(&w, sb, head, ino, true);
+	account_lookup(&w, inode_found(ret, &w));
 	return 0;
 }
 
@@ -97,20 +103,21 @@ int BPF_KPROBE(kprobe_find_inode_fast, __u64 sb, __u64 head, __u64 ino)
 
 	if (!sample_this_call())
 		return 0;
-	inode_walk(&w, sb, head, ino);
-	stash_walk(&w, w.hit ? w.found - bpf_core_field_offset(struct inode, i_hash) : 0);
+	inode_walk(&w, sb, head, ino, false);
+	stash_walk(&w);
 	return 0;
 }
 
 SEC("kretprobe/find_inode_fast")
 int BPF_KRETPROBE(kretprobe_find_inode_fast, __u64 ret)
 {
-	__u64 tid = bpf_get_current_pid_tgid();
-	struct pending_walk *p = bpf_map_lookup_elem(&pending_walks, &tid);
+	struct chain_walk *w;
+	__u64 tid;
 
-	if (!p)
+	w = stashed_walk(&tid);
+	if (!w)
 		return 0;
-	account_lookup(&p->walk, p->entry, inode_found(ret, &p->walk));
+	account_lookup(w, inode_found(ret, w));
 	bpf_map_delete_elem(&pending_walks, &tid);
 	return 0;
 }

@@ -29,22 +29,35 @@ struct mount_key {
 	__u64 dentry;
 };
 
-static bool __always_inline mount_matches(__u64 node, const void *key)
+#define M_OFF(field) bpf_core_field_offset(struct mount, field)
+/* the window: mnt_hash (the list node) through mnt_mountpoint */
+#define M_LO (M_OFF(mnt_hash) & ~7U)
+#define M_LEN (M_OFF(mnt_mountpoint) + 8 - M_LO)
+
+static bool __always_inline mount_matches(const struct node_window *win, const void *key)
 {
 	const struct mount_key *k = key;
-	struct mount *m = (void *)(node - bpf_core_field_offset(struct mount, mnt_hash));
-	__u64 parent = (__u64)BPF_CORE_READ(m, mnt_parent);
+	__u64 parent = WIN(win, M_LO, __u64, M_OFF(mnt_parent));
 
 	/* one branch, not two: keeps the verifier's loop walk linear */
-	return (((parent + bpf_core_field_offset(struct mount, mnt)) ^ k->mnt) |
-		((__u64)BPF_CORE_READ(m, mnt_mountpoint) ^ k->dentry)) == 0;
+	return (((parent + M_OFF(mnt)) ^ k->mnt) |
+		(WIN(win, M_LO, __u64, M_OFF(mnt_mountpoint)) ^ k->dentry)) == 0;
 }
 
-static __always_inline void mount_walk(struct chain_walk *w, __u64 mnt, __u64 dentry)
+/* __ro_after_init: read on first use (the shift may be 0: re-read, cheap) */
+__u64 mount_hashtable_cached;
+__u32 m_hash_shift_cached, m_hash_mask_cached;
+
+static __always_inline void mount_walk(struct chain_walk *w, __u64 mnt, __u64 dentry,
+				       bool typed)
 {
-	struct mount_key k = { .mnt = as_scalar(mnt), .dentry = as_scalar(dentry) };
-	__u64 table = kread_u64(mount_hashtable_addr), tmp;
-	__u32 shift = kread_u32(m_hash_shift_addr), mask = kread_u32(m_hash_mask_addr);
+	struct mount_key k = {
+		.mnt = typed ? as_scalar(mnt) : mnt,
+		.dentry = typed ? as_scalar(dentry) : dentry,
+	};
+	__u64 table = READ_ONCE_CACHED(mount_hashtable_cached, mount_hashtable_addr, kread_u64), tmp;
+	__u32 shift = READ_ONCE_CACHED(m_hash_shift_cached, m_hash_shift_addr, kread_u32);
+	__u32 mask = READ_ONCE_CACHED(m_hash_mask_cached, m_hash_mask_addr, kread_u32);
 
 	if (!table) {
 		__builtin_memset(w, 0, sizeof(*w));
@@ -55,12 +68,7 @@ static __always_inline void mount_walk(struct chain_walk *w, __u64 mnt, __u64 de
 	tmp = k.mnt / L1_CACHE_BYTES + k.dentry / L1_CACHE_BYTES;
 	tmp += tmp >> (shift & 63);
 	walk_chain(w, kread_u64(table + (tmp & mask) * sizeof(struct hlist_head)),
-		   PFT_END_NULL, mount_matches, &k);
-}
-
-static __always_inline __u64 mount_of(const struct chain_walk *w)
-{
-	return w->hit ? w->found - bpf_core_field_offset(struct mount, mnt_hash) : 0;
+		   PFT_END_NULL, M_OFF(mnt_hash), M_LO, M_LEN, mount_matches, &k);
 }
 
 SEC("fexit/__lookup_mnt")
@@ -70,8 +78,8 @@ int BPF_PROG(fexit_lookup_mnt_2, __u64 mnt, __u64 dentry, __u64 ret)
 
 	if (!sample_this_call())
 		return 0;
-	mount_walk(&w, mnt, dentry);
-	account_lookup(&w, mount_of(&w), ret);
+	mount_walk(&w, mnt, dentry, true);
+	account_lookup(&w, ret);
 	return 0;
 }
 
@@ -82,8 +90,8 @@ int BPF_KPROBE(kprobe_lookup_mnt, __u64 mnt, __u64 dentry)
 
 	if (!sample_this_call())
 		return 0;
-	mount_walk(&w, mnt, dentry);
-	stash_walk(&w, mount_of(&w));
+	mount_walk(&w, mnt, dentry, false);
+	stash_walk(&w);
 	return 0;
 }
 

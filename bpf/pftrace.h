@@ -40,6 +40,16 @@ struct walk_output {
 	__u64 table_slots;          /* bucket count the walks used */
 };
 
+/* Names for bpf/ksym.bpf.c to look up in one run (loader writes, BPF fills addr). */
+#define PFT_KSYM_BATCH 16
+#define PFT_KSYM_NAME_LEN 64
+struct ksym_batch {
+	__u32 count;
+	__u32 name_len[PFT_KSYM_BATCH];      /* strlen + 1 */
+	char name[PFT_KSYM_BATCH][PFT_KSYM_NAME_LEN];
+	__u64 addr[PFT_KSYM_BATCH];          /* 0: not found */
+};
+
 /* The AVC's bucket function (rodata "avc_hash"), per kernel version. */
 enum pft_avc_hash {
 	PFT_AVC_HASH_XOR = 0,       /* up to 6.18: ssid ^ tsid<<2 ^ tclass<<4 */
@@ -49,26 +59,28 @@ enum pft_avc_hash {
 /*
  * One traced table's counters. The kernel's own verdict (its return
  * value) decides hits and misses, so hits + misses == lookups always;
- * pftrace's re-walk of the chain feeds the walk_* counters and the
- * histograms, and the self-check counts how often both agree.
+ * pftrace's re-walk of the chain feeds the histograms, and the
+ * self-check counts how often both disagree. BPF writes the fields
+ * marked "bpf"; the loader derives the rest (chain_stats_derive()),
+ * which keeps the per-lookup cost to a few adds.
  */
 struct chain_stats {
-	__u64 calls;                /* calls seen, before --sample */
+	__u64 calls;                /* bpf with --sample: calls seen; else = lookups + lost */
 	__u64 lookups;              /* lookups accounted (1 in sample_every) */
-	__u64 hits;                 /* the kernel found the key */
-	__u64 misses;               /* the kernel did not */
+	__u64 hits;                 /* bpf: the kernel found the key */
+	__u64 misses;               /* bpf: the kernel did not */
 	__u64 walk_hits;            /* completed walks that found the key */
 	__u64 walk_misses;          /* completed walks that reached the end */
 	__u64 walk_empty;           /* ... of those, on an empty bucket */
-	__u64 next_null_at_hit;     /* walk hits on the last node of the chain */
+	__u64 next_null_at_hit;     /* bpf: walk hits on the last node of the chain */
 	__u64 nodes_walked;         /* nodes visited, summed over completed walks */
-	__u64 truncated;            /* walks that gave up after PFT_MAX_WALK */
-	__u64 read_faults;          /* walks stopped by a failed kernel read */
+	__u64 truncated;            /* bpf: walks that gave up after PFT_MAX_WALK */
+	__u64 read_faults;          /* bpf: walks stopped by a failed kernel read */
 	__u64 self_agree;           /* completed walk found what the kernel found */
-	__u64 self_disagree;
-	__u64 lost;                 /* entry state that could not be kept */
-	__u64 chain_walked_hist[PFT_HIST_SLOTS]; /* every completed walk */
-	__u64 hit_pos_hist[PFT_HIST_SLOTS];      /* completed walks that hit */
+	__u64 self_disagree;        /* bpf */
+	__u64 lost;                 /* bpf: kprobe entry state that could not be kept */
+	__u64 chain_walked_hist[PFT_HIST_SLOTS]; /* bpf: every completed walk */
+	__u64 hit_pos_hist[PFT_HIST_SLOTS];      /* bpf: completed walks that hit */
 };
 
 #endif /* PFTRACE_H */

@@ -61,24 +61,28 @@ static __always_inline __u32 jhash_3words(__u32 a, __u32 b, __u32 c, __u32 initv
 	return c;
 }
 
-static bool __always_inline sock_matches(__u64 node, const void *key)
+#define SK_OFF(field) bpf_core_field_offset(struct sock_common, field)
+/* the window: the address pair at the start through skc_nulls_node */
+#define SK_LO 0
+#define SK_LEN (SK_OFF(skc_nulls_node) + 8)
+
+static bool __always_inline sock_matches(const struct node_window *win, const void *key)
 {
 	const struct ehash_key *k = key;
-	struct sock_common *sk = (void *)(node - bpf_core_field_offset(struct sock_common,
-								      skc_nulls_node));
 
 	/* inet_match() in one branch: keeps the verifier's loop walk linear */
-	return ((BPF_CORE_READ(sk, skc_hash) ^ k->hash) |
-		((__u64)BPF_CORE_READ(sk, skc_net.net) ^ k->net) |
-		(BPF_CORE_READ(sk, skc_addrpair) ^ k->addrpair) |
-		(BPF_CORE_READ(sk, skc_portpair) ^ k->portpair)) == 0;
+	return ((WIN(win, SK_LO, __u32, SK_OFF(skc_hash)) ^ k->hash) |
+		(WIN(win, SK_LO, __u64, SK_OFF(skc_net)) ^ k->net) |
+		(WIN(win, SK_LO, __u64, SK_OFF(skc_addrpair)) ^ k->addrpair) |
+		(WIN(win, SK_LO, __u32, SK_OFF(skc_portpair)) ^ k->portpair)) == 0;
 }
 
 static __always_inline void tcp_walk(struct chain_walk *w, __u64 net, __u64 hashinfo,
-				     __u32 saddr, __u16 sport, __u32 daddr, __u16 hnum)
+				     __u32 saddr, __u16 sport, __u32 daddr, __u16 hnum,
+				     bool typed)
 {
 	struct ehash_key k = {
-		.net = as_scalar(net),
+		.net = typed ? as_scalar(net) : net,
 		.addrpair = (__u64)daddr << 32 | saddr,
 		.portpair = (__u32)hnum << 16 | sport,
 	};
@@ -87,14 +91,15 @@ static __always_inline void tcp_walk(struct chain_walk *w, __u64 net, __u64 hash
 	__u64 ehash;
 
 	if (!hashinfo)
-		hashinfo = (__u64)BPF_CORE_READ((struct net *)net, ipv4.tcp_death_row.hashinfo);
+		hashinfo = (__u64)ARG_FIELD(typed, net, struct net, ipv4.tcp_death_row.hashinfo);
 	hi = (void *)hashinfo;
-	mix = BPF_CORE_READ((struct net *)net, hash_mix);
+	mix = ARG_FIELD(typed, net, struct net, hash_mix);
 	if (ehash_adds_lport)
 		k.hash = hnum + jhash_3words(daddr, saddr, sport, kread_u32(ehash_secret_addr) + mix);
 	else
 		k.hash = jhash_3words(daddr, saddr, k.portpair, kread_u32(ehash_secret_addr) + mix);
-	mask = BPF_CORE_READ(hi, ehash_mask);
+	mask = ARG_FIELD(typed, hi, struct inet_hashinfo, ehash_mask);
+	/* a plain integer: the bucket is found by arithmetic on it */
 	ehash = (__u64)BPF_CORE_READ(hi, ehash);
 	if (!ehash) {
 		__builtin_memset(w, 0, sizeof(*w));
@@ -103,12 +108,7 @@ static __always_inline void tcp_walk(struct chain_walk *w, __u64 net, __u64 hash
 	}
 	note_table_slots((__u64)mask + 1);
 	walk_chain(w, kread_u64(ehash + (__u64)(k.hash & mask) * sizeof(struct inet_ehash_bucket)),
-		   PFT_END_NULLS, sock_matches, &k);
-}
-
-static __always_inline __u64 sock_of(const struct chain_walk *w)
-{
-	return w->hit ? w->found - bpf_core_field_offset(struct sock_common, skc_nulls_node) : 0;
+		   PFT_END_NULLS, SK_OFF(skc_nulls_node), SK_LO, SK_LEN, sock_matches, &k);
 }
 
 static __always_inline int tcp_exit(__u64 net, __u64 hashinfo, __u32 saddr, __u16 sport,
@@ -118,8 +118,8 @@ static __always_inline int tcp_exit(__u64 net, __u64 hashinfo, __u32 saddr, __u1
 
 	if (!sample_this_call())
 		return 0;
-	tcp_walk(&w, net, hashinfo, saddr, sport, daddr, hnum);
-	account_lookup(&w, sock_of(&w), ret);
+	tcp_walk(&w, net, hashinfo, saddr, sport, daddr, hnum, true);
+	account_lookup(&w, ret);
 	return 0;
 }
 
@@ -152,11 +152,11 @@ int BPF_KPROBE(kprobe_inet_lookup_established)
 	/* the sixth argument is in r9, which libbpf 1.1 has no macro for */
 	if (tcp_nparams == 8)
 		tcp_walk(&w, PT_REGS_PARM1(regs), PT_REGS_PARM2(regs), PT_REGS_PARM3(regs),
-			 PT_REGS_PARM4(regs), PT_REGS_PARM5(regs), BPF_CORE_READ(regs, r9));
+			 PT_REGS_PARM4(regs), PT_REGS_PARM5(regs), BPF_CORE_READ(regs, r9), false);
 	else
 		tcp_walk(&w, PT_REGS_PARM1(regs), 0, PT_REGS_PARM2(regs), PT_REGS_PARM3(regs),
-			 PT_REGS_PARM4(regs), PT_REGS_PARM5(regs));
-	stash_walk(&w, sock_of(&w));
+			 PT_REGS_PARM4(regs), PT_REGS_PARM5(regs), false);
+	stash_walk(&w);
 	return 0;
 }
 

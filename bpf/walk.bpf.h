@@ -2,8 +2,15 @@
 /*
  * The chain walk every recipe shares: follow a hash bucket the way the
  * kernel's iterator does, bounded, and account one lookup into the
- * per-CPU chain_stats map. A recipe supplies only the first node of the
- * bucket and a function that says whether a node holds the wanted key.
+ * per-CPU chain_stats map. A recipe supplies the first node of the
+ * bucket, where in an entry its list node and key fields lie, and a
+ * function that says whether an entry holds the wanted key.
+ *
+ * Cost matters here (every traced lookup pays it): each node costs one
+ * kernel read, of a window holding both the next pointer and the fields
+ * compared, and each lookup a handful of per-CPU adds; counts that can
+ * be derived (lookups, walk hits, nodes walked, ...) are derived by the
+ * loader from these and the histograms.
  */
 #ifndef WALK_BPF_H
 #define WALK_BPF_H
@@ -23,7 +30,7 @@ struct {
 } chain_stats SEC(".maps");
 
 struct chain_walk {
-	__u64 found;     /* address of the matching list node, 0 if none */
+	__u64 found;     /* address of the matching entry, 0 if none */
 	__u32 walked;    /* nodes visited */
 	__u8 hit;
 	__u8 next_null;  /* the hit node was the last of its chain */
@@ -54,6 +61,9 @@ static __always_inline bool sample_this_call(void)
 	/* the benchmark's floor: a program that attaches and does nothing */
 	if (walk_config.walk_off)
 		return false;
+	/* unsampled, every call is a lookup: the loader derives calls */
+	if (walk_config.sample_every <= 1)
+		return true;
 	s = stats_slot();
 	if (!s)
 		return false;
@@ -64,7 +74,7 @@ static __always_inline bool sample_this_call(void)
 	 */
 	seen = s->calls;
 	stat_add(s->calls, 1);
-	return walk_config.sample_every <= 1 || seen % walk_config.sample_every == 0;
+	return seen % walk_config.sample_every == 0;
 }
 
 /* The table's bucket count, as the recipe computed it, for the report. */
@@ -106,6 +116,23 @@ static __always_inline __u64 as_scalar(__u64 v)
 	return out;
 }
 
+/*
+ * FIELD of the TYPE object at PTR. fexit arguments are typed pointers
+ * the program may load from directly (a plain load, fault-safe);
+ * kprobe arguments are integers and need a helper call per read. TYPED
+ * is a constant at each inlined call site, so only one form is emitted.
+ */
+#define ARG_FIELD(typed, ptr, type, field) \
+	((typed) ? ((type *)(ptr))->field : BPF_CORE_READ((type *)(ptr), field))
+
+/*
+ * A __ro_after_init kernel global read once and kept: set before any
+ * lookup can happen, never changed after. Racing first readers store
+ * the same value.
+ */
+#define READ_ONCE_CACHED(cache, addr, readfn) \
+	((cache) ? (cache) : ((cache) = readfn(addr)))
+
 static __always_inline bool chain_at_end(__u64 pos, enum pft_chain_end end)
 {
 	/* hlist_nulls chains end in an odd marker that encodes the bucket */
@@ -114,32 +141,63 @@ static __always_inline bool chain_at_end(__u64 pos, enum pft_chain_end end)
 	return pos == 0;
 }
 
-typedef bool (*node_match_fn)(__u64 node, const void *key);
+/*
+ * The bytes of one entry the walk reads: [lo, lo + len) of the entry,
+ * lo 8-aligned, holding the list node and every field the recipe
+ * compares. 256 bytes cover the widest (the inode's, 40 to 224).
+ */
+#define PFT_WINDOW_BYTES 256
+struct node_window {
+	__u64 qw[PFT_WINDOW_BYTES / 8];
+};
+
+/*
+ * A field of the window, by its offset in the entry (CO-RE relocated).
+ * The offset into the window is computed apart and pinned in a register:
+ * the verifier allows adding a known scalar to the stack pointer, never
+ * subtracting one from it.
+ */
+static __always_inline const void *win_at(const struct node_window *win, __u32 off, __u32 lo)
+{
+	__u64 d = (__u64)off - lo;
+
+	barrier_var(d);
+	return (const char *)win->qw + d;
+}
+#define WIN(win, lo, type, off) (*(const type *)win_at((win), (off), (lo)))
+
+typedef bool (*node_match_fn)(const struct node_window *win, const void *key);
 
 /*
  * hlist_node, hlist_bl_node and hlist_nulls_node all keep their "next"
- * pointer as the first member, so one walk serves the three list kinds.
+ * pointer as the first member: one walk serves the three list kinds.
+ * link is the list node's offset in the entry; lo and len the window
+ * (see above). All three are CO-RE constants of the recipe.
  */
 static __always_inline void walk_chain(struct chain_walk *w, __u64 first,
-				       enum pft_chain_end end,
-				       node_match_fn match, const void *key)
+				       enum pft_chain_end end, __u32 link, __u32 lo,
+				       __u32 len, node_match_fn match, const void *key)
 {
-	__u64 pos = first, next;
+	struct node_window win;
+	__u64 pos = first, entry, next;
 	int i;
 
 	__builtin_memset(w, 0, sizeof(*w));
+	if (len > PFT_WINDOW_BYTES)
+		len = PFT_WINDOW_BYTES;
 	for (i = 0; i < PFT_MAX_WALK; i++) {
 		if (chain_at_end(pos, end))
 			return;
 		w->walked++;
-		if (bpf_probe_read_kernel(&next, sizeof(next),
-					  &((struct hlist_node *)pos)->next)) {
+		entry = pos - link;
+		if (bpf_probe_read_kernel(&win, len, (void *)(entry + lo))) {
 			w->fault = 1;
 			return;
 		}
-		if (match(pos, key)) {
+		next = WIN(&win, lo, __u64, link);
+		if (match(&win, key)) {
 			w->hit = 1;
-			w->found = pos;
+			w->found = entry;
 			w->next_null = chain_at_end(next, end);
 			return;
 		}
@@ -170,7 +228,11 @@ static __always_inline __u64 walk_pack(const struct chain_walk *w)
 }
 
 /*
- * Account one lookup from its packed walk and verdict bits.
+ * Account one lookup from its packed walk and verdict bits: the
+ * kernel's verdict, then, for a walk that completed, its length, hit
+ * position and whether it disagrees with the kernel. Lookups, walk
+ * hits and misses, nodes walked and agreements follow from these (the
+ * loader's chain_stats_derive()).
  *
  * A global (not inlined) function: the verifier checks it once, on its
  * own, instead of once for each of the up to PFT_MAX_WALK places the
@@ -184,7 +246,6 @@ __noinline int account_walk(__u64 packed)
 
 	if (!s)
 		return 0;
-	stat_add(s->lookups, 1);
 	if (packed & KERNEL_FOUND)
 		stat_add(s->hits, 1);
 	else
@@ -198,39 +259,29 @@ __noinline int account_walk(__u64 packed)
 		stat_add(s->truncated, 1);
 		return 0;
 	}
-	stat_add(s->nodes_walked, walked);
 	hist_bump(s->chain_walked_hist, walked);
 	if (packed & WALK_HIT) {
-		stat_add(s->walk_hits, 1);
 		hist_bump(s->hit_pos_hist, walked);
 		if (packed & WALK_NEXT_NULL)
 			stat_add(s->next_null_at_hit, 1);
-	} else {
-		stat_add(s->walk_misses, 1);
-		if (walked == 0)
-			stat_add(s->walk_empty, 1);
 	}
-	if (packed & WALK_AGREES)
-		stat_add(s->self_agree, 1);
-	else
+	if (!(packed & WALK_AGREES))
 		stat_add(s->self_disagree, 1);
 	return 0;
 }
 
 /*
  * Account one lookup: the kernel's verdict (kernel_found != 0 means it
- * found the key) and our walk's view, whose found node must be the same
- * object (walk_entry is the walk's node converted to the entry address
- * the kernel returns).
+ * found the key) and our walk's view, whose found entry must be the
+ * very object the kernel returned.
  */
-static __always_inline void account_lookup(const struct chain_walk *w,
-					   __u64 walk_entry, __u64 kernel_found)
+static __always_inline void account_lookup(const struct chain_walk *w, __u64 kernel_found)
 {
 	__u64 packed = walk_pack(w);
 
 	if (kernel_found)
 		packed |= KERNEL_FOUND;
-	if ((w->hit ? walk_entry : 0) == kernel_found)
+	if ((w->hit ? w->found : 0) == kernel_found)
 		packed |= WALK_AGREES;
 	account_walk(packed);
 }
@@ -239,42 +290,43 @@ static __always_inline void account_lookup(const struct chain_walk *w,
  * kprobe + kretprobe: the walk runs at entry (the state the kernel is
  * about to walk) and is accounted at return, when the verdict is known.
  */
-struct pending_walk {
-	struct chain_walk walk;
-	__u64 entry;
-};
-
 struct {
 	__uint(type, BPF_MAP_TYPE_HASH);
 	__uint(max_entries, 4096);
 	__type(key, __u64);
-	__type(value, struct pending_walk);
+	__type(value, struct chain_walk);
 } pending_walks SEC(".maps");
 
-static __always_inline void stash_walk(const struct chain_walk *w, __u64 entry)
+static __always_inline void stash_walk(const struct chain_walk *w)
 {
 	__u64 tid = bpf_get_current_pid_tgid();
-	struct pending_walk p = { .walk = *w, .entry = entry };
 	struct chain_stats *s;
 
-	if (bpf_map_update_elem(&pending_walks, &tid, &p, BPF_ANY)) {
+	if (bpf_map_update_elem(&pending_walks, &tid, w, BPF_ANY)) {
 		s = stats_slot();
 		if (s)
 			stat_add(s->lost, 1);
 	}
 }
 
+/* The walk stashed at entry, or NULL (call not sampled, or entry lost). */
+static __always_inline struct chain_walk *stashed_walk(__u64 *tid)
+{
+	if (walk_config.walk_off)
+		return NULL;
+	*tid = bpf_get_current_pid_tgid();
+	return bpf_map_lookup_elem(&pending_walks, tid);
+}
+
 static __always_inline void account_stashed(__u64 kernel_found)
 {
-	__u64 tid = bpf_get_current_pid_tgid();
-	struct pending_walk *p;
+	struct chain_walk *w;
+	__u64 tid;
 
-	if (walk_config.walk_off)
+	w = stashed_walk(&tid);
+	if (!w)
 		return;
-	p = bpf_map_lookup_elem(&pending_walks, &tid);
-	if (!p)
-		return; /* call not sampled, or entry state lost (counted) */
-	account_lookup(&p->walk, p->entry, kernel_found);
+	account_lookup(w, kernel_found);
 	bpf_map_delete_elem(&pending_walks, &tid);
 }
 

@@ -31,6 +31,27 @@ void chain_stats_sub(struct chain_stats *d, const struct chain_stats *a,
 		pd[i] = pa[i] - pb[i];
 }
 
+void chain_stats_derive(struct chain_stats *s, unsigned int sample_every)
+{
+	__u64 completed = 0, nodes = 0, hits = 0;
+	int i;
+
+	for (i = 0; i < PFT_HIST_SLOTS; i++) {
+		completed += s->chain_walked_hist[i];
+		nodes += (__u64)i * s->chain_walked_hist[i];
+		hits += s->hit_pos_hist[i];
+	}
+	s->lookups = s->hits + s->misses;
+	s->walk_hits = hits;
+	s->walk_misses = completed - hits;
+	/* a walk of no node cannot have hit */
+	s->walk_empty = s->chain_walked_hist[0];
+	s->nodes_walked = nodes;
+	s->self_agree = completed - s->self_disagree;
+	if (sample_every <= 1)
+		s->calls = s->lookups + s->lost;
+}
+
 int hist_max_slot(const __u64 *slots, int nslots)
 {
 	int i;

@@ -38,6 +38,12 @@ struct walk_summary {
 
 /* Sum a per-CPU value array of ncpus entries (stride in bytes). */
 void chain_stats_sum(struct chain_stats *sum, const void *percpu, int ncpus, size_t stride);
+/*
+ * Fill the counters BPF leaves to the loader: lookups, walk hits and
+ * misses, empty-bucket misses, nodes walked, agreements, and (when not
+ * sampling, where BPF does not count them) calls.
+ */
+void chain_stats_derive(struct chain_stats *s, unsigned int sample_every);
 /* d = a - b, field by field (interval deltas). */
 void chain_stats_sub(struct chain_stats *d, const struct chain_stats *a,
 		     const struct chain_stats *b);

@@ -163,10 +163,21 @@ void features_probe(const struct kernel_facts *kf, struct feature out[FEAT_COUNT
 	set(&out[FEAT_PERF_HW], "perf-hw", ok, why);
 	ok = selinux_active(why, sizeof(why));
 	set(&out[FEAT_SELINUX], "selinux", ok, why);
-	ok = kallsyms_addresses_visible();
-	set(&out[FEAT_KALLSYMS], "kallsyms", ok,
-	    ok ? "/proc/kallsyms shows addresses"
-	       : "/proc/kallsyms hides addresses (kernel.kptr_restrict, or not root)");
+	{
+		unsigned long a = 0;
+		bool visible = kallsyms_addresses_visible();
+		/*
+		 * init_task is data: listed only with CONFIG_KALLSYMS_ALL. Any
+		 * type letter: 6.19 calls it 'T'.
+		 */
+		bool data = ksym_address("init_task", NULL, &a);
+
+		set(&out[FEAT_KALLSYMS], "kallsyms", visible && data,
+		    !visible ? "/proc/kallsyms hides addresses (kernel.kptr_restrict, or not root)"
+		    : data ? "/proc/kallsyms shows addresses, data symbols included"
+			   : "/proc/kallsyms lists no data symbols (CONFIG_KALLSYMS_ALL off): "
+			     "recipes cannot find their tables");
+	}
 	ok = access("/proc/kcore", R_OK) == 0;
 	set(&out[FEAT_KCORE], "kcore", ok,
 	    ok ? "/proc/kcore readable" : "no /proc/kcore (kernel text read through BPF instead)");

@@ -5,10 +5,14 @@
 #include <string.h>
 #include <sys/utsname.h>
 #include <unistd.h>
+#include <linux/types.h>
+#include <bpf/bpf.h>
 #include <bpf/btf.h>
 #include <bpf/libbpf.h>
 
 #include "kernel.h"
+#include "pftrace.h"
+#include "ksym.skel.h"
 
 #define VMLINUX_BTF "/sys/kernel/btf/vmlinux"
 
@@ -169,25 +173,199 @@ long btf_array_member_len(const struct btf *btf, const char *sname,
 	return btf_array(mt)->nelems;
 }
 
-/* Scan kallsyms for NAME (or, with prefix, NAME.N); core symbols only. */
-static bool ksym_scan(const char *name, bool prefix, const char *types, unsigned long *addr)
+static bool ksym_name_matches(const char *sym, const char *name, bool prefix)
 {
-	char line[512], sym[256], type;
 	size_t n = strlen(name);
-	unsigned long a;
-	bool found = false;
+
+	if (prefix)
+		return !strncmp(sym, name, n) && (sym[n] == '\0' || sym[n] == '.');
+	return !strcmp(sym, name);
+}
+
+struct ksym_entry {
+	char name[128];
+	char type;
+	unsigned long addr;
+};
+
+#define KSYM_WANTED_MAX 32
+static struct {
+	char wanted[KSYM_WANTED_MAX][128];   /* "name" or "name.*" */
+	int nwanted;
+	struct ksym_entry found[KSYM_WANTED_MAX * 2];
+	int nfound;
+} ksym_cache;
+
+static FILE *kallsyms_open(void)
+{
 	/* a test seam: the lab checks refusals with a doctored copy */
 	const char *path = getenv("PFTRACE_KALLSYMS");
 	FILE *f = fopen(path ? path : "/proc/kallsyms", "r");
 
+	/* large reads: every read() makes the kernel find its place again */
+	if (f)
+		setvbuf(f, NULL, _IOFBF, 1 << 17);
+	return f;
+}
+
+/*
+ * One kallsyms line, "ffffffff81000000 T name\t[module]", split in place
+ * without sscanf(): this loop runs over 150,000 lines.
+ */
+static bool kallsyms_split(char *line, unsigned long *addr, char *type, char **name)
+{
+	char *end;
+
+	*addr = strtoul(line, &end, 16);
+	if (end == line || end[0] != ' ' || !end[1] || end[2] != ' ')
+		return false;
+	*type = end[1];
+	*name = end + 3;
+	(*name)[strcspn(*name, " \t\n")] = '\0';
+	return true;
+}
+
+static void ksym_cache_add(const char *name, char type, unsigned long addr)
+{
+	struct ksym_entry *e;
+
+	if (ksym_cache.nfound == (int)(sizeof(ksym_cache.found) / sizeof(ksym_cache.found[0])))
+		return;
+	e = &ksym_cache.found[ksym_cache.nfound++];
+	snprintf(e->name, sizeof(e->name), "%s", name);
+	e->type = type;
+	e->addr = addr;
+}
+
+/*
+ * Exact names through bpf_kallsyms_lookup_name() (5.16+). Returns
+ * false when the kernel will not run it (older, or addresses hidden),
+ * and the caller reads /proc/kallsyms instead.
+ */
+static bool ksym_lookup_bpf(char names[][128], int n)
+{
+	LIBBPF_OPTS(bpf_test_run_opts, run);
+	struct ksym_bpf *skel;
+	bool ok = false;
+	int i, fd;
+
+	if (getenv("PFTRACE_KALLSYMS") || n > PFT_KSYM_BATCH)
+		return false;
+	skel = ksym_bpf__open_and_load();
+	if (!skel)
+		return false;
+	for (i = 0; i < n; i++) {
+		snprintf(skel->bss->ksym_req.name[i], PFT_KSYM_NAME_LEN, "%s", names[i]);
+		skel->bss->ksym_req.name_len[i] = (__u32)strlen(skel->bss->ksym_req.name[i]) + 1;
+	}
+	skel->bss->ksym_req.count = (__u32)n;
+	fd = bpf_program__fd(skel->progs.lookup_ksyms);
+	if (!bpf_prog_test_run_opts(fd, &run) && run.retval == 0) {
+		ok = true;
+		for (i = 0; i < n; i++) {
+			/* a zero address: hidden by kptr_restrict, or absent */
+			if (skel->bss->ksym_req.addr[i])
+				ksym_cache_add(names[i], '?', skel->bss->ksym_req.addr[i]);
+		}
+		/* all hidden means kptr_restrict: let the file say so */
+		if (n && !ksym_cache.nfound)
+			ok = false;
+	}
+	ksym_bpf__destroy(skel);
+	return ok;
+}
+
+void ksym_preload(const char *const *names)
+{
+	char line[512], *sym, type, base[KSYM_WANTED_MAX][128], exact[KSYM_WANTED_MAX][128];
+	bool prefix[KSYM_WANTED_MAX];
+	int i, nexact = 0, nscan = 0;
+	unsigned long a;
+	FILE *f;
+
+	memset(&ksym_cache, 0, sizeof(ksym_cache));
+	for (; names && *names && ksym_cache.nwanted < KSYM_WANTED_MAX; names++) {
+		size_t n = strlen(*names);
+		bool is_prefix = n > 2 && !strcmp(*names + n - 2, ".*");
+
+		/* statics ("x.N") need the file: their suffix is unknown */
+		if (!is_prefix)
+			snprintf(exact[nexact++], 128, "%s", *names);
+		snprintf(base[ksym_cache.nwanted], 128, "%s", *names);
+		prefix[ksym_cache.nwanted] = is_prefix;
+		if (is_prefix)
+			base[ksym_cache.nwanted][n - 2] = '\0';
+		snprintf(ksym_cache.wanted[ksym_cache.nwanted++], 128, "%s", *names);
+	}
+	if (ksym_lookup_bpf(exact, nexact)) {
+		/* the statics, if any, are looked up in the file on demand */
+		for (i = 0; i < ksym_cache.nwanted; i++)
+			if (prefix[i])
+				ksym_cache.wanted[i][0] = '\0';
+		return;
+	}
+	for (i = 0; i < ksym_cache.nwanted; i++)
+		nscan++;
+	f = nscan ? kallsyms_open() : NULL;
+	if (!f)
+		return;
+	while (fgets(line, sizeof(line), f)) {
+		if (!kallsyms_split(line, &a, &type, &sym))
+			continue;
+		for (i = 0; i < ksym_cache.nwanted; i++) {
+			/* cheap first-letter test before the full compare */
+			if (sym[0] != base[i][0] || !ksym_name_matches(sym, base[i], prefix[i]))
+				continue;
+			ksym_cache_add(sym, type, a);
+			break;
+		}
+	}
+	fclose(f);
+}
+
+/* 1 found, 0 not there, -1 not preloaded (scan the file) */
+static int ksym_from_cache(const char *name, bool prefix, const char *types, unsigned long *addr)
+{
+	char key[130];
+	int i;
+
+	snprintf(key, sizeof(key), prefix ? "%s.*" : "%s", name);
+	for (i = 0; i < ksym_cache.nwanted; i++)
+		if (!strcmp(ksym_cache.wanted[i], key))
+			break;
+	if (i == ksym_cache.nwanted)
+		return -1;
+	for (i = 0; i < ksym_cache.nfound; i++) {
+		const struct ksym_entry *e = &ksym_cache.found[i];
+
+		/* '?': found through BPF, which does not tell the type */
+		if (ksym_name_matches(e->name, name, prefix) &&
+		    (!types || e->type == '?' || strchr(types, e->type))) {
+			*addr = e->addr;
+			return 1;
+		}
+	}
+	return 0;
+}
+
+/* Scan kallsyms for NAME (or, with prefix, NAME.N); core symbols only. */
+static bool ksym_scan(const char *name, bool prefix, const char *types, unsigned long *addr)
+{
+	char line[512], *sym, type;
+	unsigned long a;
+	bool found = false;
+	int cached = ksym_from_cache(name, prefix, types, addr);
+	FILE *f;
+
+	if (cached >= 0)
+		return cached;
+	f = kallsyms_open();
 	if (!f)
 		return false;
 	while (fgets(line, sizeof(line), f)) {
-		/* module symbols carry a "[module]" suffix: never ours */
-		if (sscanf(line, "%lx %c %255s", &a, &type, sym) != 3)
+		if (!kallsyms_split(line, &a, &type, &sym))
 			continue;
-		if (prefix ? strncmp(sym, name, n) || (sym[n] != '\0' && sym[n] != '.')
-			   : strcmp(sym, name))
+		if (!ksym_name_matches(sym, name, prefix))
 			continue;
 		if (types && !strchr(types, type))
 			continue;

@@ -28,7 +28,7 @@ static void list_probe(struct list_row *row, const struct recipe *r,
 		used += snprintf(row->names + used, sizeof(row->names) - used, "%s%s",
 				 used ? ", " : "", *alias);
 	/* the planner's own answer, so list and -f never disagree */
-	row->ok = plan_target(&t, r->traced, o, kf, row->how, sizeof(row->how)) == 0;
+	row->ok = plan_target(&t, r->traced, o, kf, true, row->how, sizeof(row->how)) == 0;
 	if (row->ok)
 		snprintf(row->how, sizeof(row->how), "%s%s%s", attach_method_name(t.method),
 			 t.plan_note[0] ? "; " : "", t.plan_note);
@@ -56,6 +56,9 @@ int cmd_list(int argc, char **argv)
 		fprintf(stderr, "pftrace: %s\n", err);
 		return 2;
 	}
+	for (r = recipes; *r; r++)
+		;
+	preload_recipe_ksyms(recipes, (int)(r - recipes));
 	if (co.format == FORMAT_JSON) {
 		root = json_object_new_object();
 		arr = json_object_new_array();

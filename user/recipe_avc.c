@@ -93,11 +93,14 @@ static int avc_configure(struct target *t, const struct kernel_facts *kf,
 	return 0;
 }
 
+static const char *const avc_ksyms[] = { "selinux_avc", NULL };
+
 const struct recipe avc_recipe = {
 	.name = "avc",
 	.table = "SELinux access vector cache",
 	.traced = "avc_lookup",
 	.answers_to = avc_aliases,
+	.ksyms = avc_ksyms,
 	.iterator = "hlist_for_each_entry_rcu(), prefetching before 3.0",
 	.chain_end = PFT_END_NULL,
 	.check = avc_check,

@@ -34,6 +34,8 @@ static int dcache_configure(struct target *t, const struct kernel_facts *kf,
 	return 0;
 }
 
+static const char *const dcache_ksyms[] = { "dentry_hashtable", "d_hash_shift", NULL };
+
 static const char *const dcache_rcu_aliases[] = {
 	"__d_lookup_rcu_op_compare", "lookup_fast", NULL,
 };
@@ -47,6 +49,7 @@ const struct recipe dcache_recipe = {
 	.table = "dentry cache, RCU walk",
 	.traced = "__d_lookup_rcu",
 	.answers_to = dcache_rcu_aliases,
+	.ksyms = dcache_ksyms,
 	.iterator = "hlist_bl_for_each_entry_rcu()",
 	.chain_end = PFT_END_NULL,
 	.open = dcache_open,
@@ -59,6 +62,7 @@ const struct recipe dcache_ref_recipe = {
 	.table = "dentry cache, ref walk",
 	.traced = "__d_lookup",
 	.answers_to = dcache_ref_aliases,
+	.ksyms = dcache_ksyms,
 	.iterator = "hlist_bl_for_each_entry_rcu()",
 	.chain_end = PFT_END_NULL,
 	.open = dcache_open,

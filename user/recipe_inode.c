@@ -38,11 +38,14 @@ static int inode_configure(struct target *t, const struct kernel_facts *kf,
 
 static const char *const inode_aliases[] = { "iget_locked", "ilookup", NULL };
 
+static const char *const inode_ksyms[] = { "i_hash_shift", NULL };
+
 const struct recipe inode_recipe = {
 	.name = "inode",
 	.table = "inode cache by number",
 	.traced = "find_inode_fast",
 	.answers_to = inode_aliases,
+	.ksyms = inode_ksyms,
 	.iterator = "hlist_for_each_entry_rcu(), prefetching before 3.0",
 	.chain_end = PFT_END_NULL,
 	.open = inode_open,

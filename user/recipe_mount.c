@@ -33,11 +33,14 @@ static int mount_configure(struct target *t, const struct kernel_facts *kf,
 
 static const char *const mount_aliases[] = { "lookup_mnt", NULL };
 
+static const char *const mount_ksyms[] = { "mount_hashtable", "m_hash_shift", "m_hash_mask", NULL };
+
 const struct recipe mount_recipe = {
 	.name = "mount",
 	.table = "mount hash",
 	.traced = "__lookup_mnt",
 	.answers_to = mount_aliases,
+	.ksyms = mount_ksyms,
 	.iterator = "hlist_for_each_entry_rcu(), prefetching before 3.0",
 	.chain_end = PFT_END_NULL,
 	.open = mount_open,

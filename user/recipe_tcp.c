@@ -70,11 +70,14 @@ static int tcp_configure(struct target *t, const struct kernel_facts *kf,
 
 static const char *const tcp_aliases[] = { "__inet_lookup", "tcp_v4_early_demux", NULL };
 
+static const char *const tcp_ksyms[] = { "net_hotdata", "inet_ehash_secret.*", NULL };
+
 const struct recipe tcp_recipe = {
 	.name = "tcp",
 	.table = "TCP established (IPv4)",
 	.traced = "__inet_lookup_established",
 	.answers_to = tcp_aliases,
+	.ksyms = tcp_ksyms,
 	.iterator = "sk_nulls_for_each_rcu()",
 	.chain_end = PFT_END_NULLS,
 	.open = tcp_open,

@@ -108,6 +108,7 @@ static int set_walk_config(struct target *t, char *err, size_t errlen)
 		return -EINVAL;
 	}
 	cfg->sample_every = t->opts->sample_every;
+	cfg->walk_off = knob_get(t->opts, "walk") && !strcmp(knob_get(t->opts, "walk"), "off");
 	return 0;
 }
 
@@ -130,8 +131,8 @@ static __u64 read_table_slots(const struct target *t)
  * kernel lacks what the recipe needs (bad environment) or 1 when the
  * kernel refused to load or attach (err says which).
  */
-static int target_start(struct target *t, const struct kernel_facts *kf,
-			char *err, size_t errlen)
+static int target_start_method(struct target *t, const struct kernel_facts *kf,
+			       char *err, size_t errlen)
 {
 	LIBBPF_OPTS(bpf_object_open_opts, open_opts,
 		    /* CO-RE relocations against --btf instead of the kernel's */
@@ -212,6 +213,37 @@ static __u64 total_run_time_ns(const struct session *s)
 	return total;
 }
 
+static void target_free(struct target *t);
+
+/*
+ * Start with the planned method; when fexit was planned untested and
+ * the kernel refuses it (no trampolines, too many arguments, an LSM),
+ * start over with kprobe + kretprobe and say why.
+ */
+static int target_start(struct target *t, const struct kernel_facts *kf,
+			char *err, size_t errlen)
+{
+	char fexit_err[PFT_ERRLEN], kprobe_err[PFT_ERRLEN];
+	int rc = target_start_method(t, kf, err, errlen);
+	size_t used;
+
+	if (rc != 1 || t->method != ATTACH_FEXIT || !t->may_fall_back)
+		return rc;
+	snprintf(fexit_err, sizeof(fexit_err), "%s", err);
+	target_free(t);
+	t->method = ATTACH_KPROBE;
+	rc = target_start_method(t, kf, kprobe_err, sizeof(kprobe_err));
+	if (rc) {
+		snprintf(err, errlen, "%s; and with kprobes: %s", fexit_err, kprobe_err);
+		return rc;
+	}
+	used = strlen(t->plan_note);
+	snprintf(t->plan_note + used, sizeof(t->plan_note) - used, "%s%s; using kprobe + kretprobe",
+		 used ? "\n" : "", fexit_err);
+	fprintf(stderr, "pftrace: %s; using kprobe + kretprobe\n", fexit_err);
+	return 0;
+}
+
 static void target_detach(struct target *t)
 {
 	int i;
@@ -236,6 +268,7 @@ static int read_stats(struct session *s, struct target *t, struct chain_stats *o
 	if (t->stats_fd < 0 || bpf_map_lookup_elem(t->stats_fd, &zero, s->percpu_buf))
 		return -errno;
 	chain_stats_sum(out, s->percpu_buf, s->ncpus, sizeof(struct chain_stats));
+	chain_stats_derive(out, s->opts->sample_every);
 	return 0;
 }
 
@@ -337,12 +370,13 @@ static void join_command(char *buf, size_t len, char **argv)
 static int plan_all(struct session *s, char *err, size_t errlen)
 {
 	const struct trace_opts *o = s->opts;
+	const struct recipe *planned[PFT_MAX_TARGETS];
 	int i, j, rc;
 
 	for (i = 0; i < o->nfunctions; i++) {
 		struct target *t = &s->targets[s->ntargets];
 
-		rc = plan_target(t, o->functions[i], o, &s->kf, err, errlen);
+		rc = plan_target(t, o->functions[i], o, &s->kf, o->dry_run, err, errlen);
 		if (rc)
 			return rc;
 		for (j = 0; j < s->ntargets; j++) {
@@ -353,9 +387,20 @@ static int plan_all(struct session *s, char *err, size_t errlen)
 				return -EEXIST;
 			}
 		}
-		s->ntargets++;
+		planned[s->ntargets++] = t->recipe;
 	}
+	preload_recipe_ksyms(planned, s->ntargets);
 	return 0;
+}
+
+/* -v: where start-up time goes, the figure the overhead issue bounds */
+static void note_phase(const struct trace_opts *o, const char *phase, double *since)
+{
+	double now = now_s();
+
+	if (o->common.verbose)
+		fprintf(stderr, "pftrace: start-up: %-28s %8.1f ms\n", phase, (now - *since) * 1000);
+	*since = now;
 }
 
 static void print_plan(const struct session *s, FILE *f, bool dry_run)
@@ -390,7 +435,7 @@ int run_trace(const struct trace_opts *o)
 	__u64 cap_window_ns = 0;
 	struct rusage ru;
 	const char *end_reason = "interrupted";
-	double rep_startup_ms = 0;
+	double rep_startup_ms = 0, phase_start;
 	time_t wall_start;
 	int i, rc = 0, status;
 
@@ -408,15 +453,18 @@ int run_trace(const struct trace_opts *o)
 		fprintf(stderr, "pftrace: %s\n", err);
 		return 2;
 	}
+	phase_start = process_start_s;
 	if (kernel_facts_load(&s->kf, o->common.btf_path, err, sizeof(err))) {
 		fprintf(stderr, "pftrace: %s\n", err);
 		return 2;
 	}
+	note_phase(o, "kernel BTF", &phase_start);
 	if (plan_all(s, err, sizeof(err))) {
 		fprintf(stderr, "pftrace: %s\n", err);
 		rc = 2;
 		goto out;
 	}
+	note_phase(o, "plan and kallsyms", &phase_start);
 	print_plan(s, stderr, o->dry_run);
 	if (o->dry_run)
 		goto out;
@@ -460,6 +508,7 @@ int run_trace(const struct trace_opts *o)
 			fprintf(stderr, "pftrace: %s\n", err);
 			goto out;
 		}
+		note_phase(o, s->targets[i].recipe->traced, &phase_start);
 	}
 	if (o->command && start_child(s, &orig_mask, err, sizeof(err))) {
 		fprintf(stderr, "pftrace: %s\n", err);

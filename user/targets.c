@@ -23,6 +23,19 @@ const struct recipe *const recipes[] = {
 	NULL,
 };
 
+void preload_recipe_ksyms(const struct recipe *const *list, int n)
+{
+	const char *names[64];
+	const char *const *k;
+	int i, used = 0;
+
+	for (i = 0; i < n; i++)
+		for (k = list[i]->ksyms; k && *k && used < 63; k++)
+			names[used++] = *k;
+	names[used] = NULL;
+	ksym_preload(names);
+}
+
 int recipe_ksym(const char *func, const char *sym, unsigned long *addr,
 		char *err, size_t errlen)
 {
@@ -104,7 +117,7 @@ static void explain_substitute(struct target *t, const char *requested, const ch
 
 int plan_target(struct target *t, const char *requested,
 		const struct trace_opts *o, const struct kernel_facts *kf,
-		char *err, size_t errlen)
+		bool probe, char *err, size_t errlen)
 {
 	const char *force = knob_get(o, "attach");
 	char known[1024], fentry_why[PFT_ERRLEN], kprobe_why[PFT_ERRLEN];
@@ -132,6 +145,11 @@ int plan_target(struct target *t, const char *requested,
 	}
 	if (strcmp(requested, r->traced))
 		explain_substitute(t, requested, r->traced, kf);
+	if (!probe) {
+		t->method = force && !strcmp(force, "kprobe") ? ATTACH_KPROBE : ATTACH_FEXIT;
+		t->may_fall_back = !force;
+		return 0;
+	}
 
 	if (!force || !strcmp(force, "fexit")) {
 		if (fentry_can_attach(r->traced, fentry_why, sizeof(fentry_why))) {

@@ -30,6 +30,7 @@ struct recipe {
 	const char *traced;              /* function whose walk it mirrors */
 	const char *const *answers_to;   /* other -f names, NULL-terminated */
 	const char *iterator;            /* the kernel's loop, for the report */
+	const char *const *ksyms;        /* kallsyms names it reads ("x.*": a static) */
 	enum pft_chain_end chain_end;    /* NULL, or an hlist_nulls marker */
 	/* The environment the table needs (SELinux on, ...): 0 or -errno. */
 	int (*check)(const struct kernel_facts *kf, char *err, size_t errlen);
@@ -51,6 +52,7 @@ struct target {
 	const char *requested;           /* as given to -f */
 	const struct recipe *recipe;
 	enum attach_method method;
+	bool may_fall_back;              /* fexit untested: kprobe if refused */
 	char plan_note[PFT_ERRLEN];      /* what the planner decided, and why */
 	char detail[PFT_ERRLEN];         /* recipe facts: layout, slots, hash */
 	const struct trace_opts *opts;
@@ -84,6 +86,8 @@ static void name##_destroy(struct target *t)					\
 	t->obj = NULL;								\
 }
 
+/* Read the kallsyms names of these recipes in one pass. */
+void preload_recipe_ksyms(const struct recipe *const *list, int n);
 /* Address of a kernel global from kallsyms, or a one-line reason. */
 int recipe_ksym(const char *func, const char *sym, unsigned long *addr,
 		char *err, size_t errlen);
@@ -95,10 +99,14 @@ void known_functions(char *buf, size_t len);
 
 /*
  * Decide how to trace REQUESTED on this kernel. 0, or -errno with one
- * line (naming the function and the reason) in err.
+ * line (naming the function and the reason) in err. With probe, the
+ * attach method is settled by loading and attaching a probe program
+ * (list, --dry-run); without, fexit is planned and the session falls
+ * back to kprobes if the kernel refuses it, which saves a probe's
+ * attach and detach (an RCU-tasks grace period) at every start.
  */
 int plan_target(struct target *t, const char *requested,
 		const struct trace_opts *o, const struct kernel_facts *kf,
-		char *err, size_t errlen);
+		bool probe, char *err, size_t errlen);
 
 #endif

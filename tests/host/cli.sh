@@ -25,6 +25,9 @@ check "features: fentry refused here, with the kernel's reason" \
 	jq_true "$tmp/features.json" '(.features.fentry.available | not) and (.features.fentry.detail | contains("Operation not permitted"))'
 check "features: no hardware PMU here, fallback named" \
 	jq_true "$tmp/features.json" '(.features."perf-hw".available | not) and (.features."perf-hw".detail | contains("cpu-clock"))'
+if grep -q ' init_task$' /proc/kallsyms; then want=true; else want=false; fi
+check "features: kallsyms $want, as data symbols in /proc/kallsyms say" \
+	jq_true "$tmp/features.json" ".features.kallsyms.available == $want"
 check "features: SELinux not active here" jq_true "$tmp/features.json" '.features.selinux.available | not'
 "$pftrace" features >"$tmp/features.txt"
 check "features text: one row per feature" [ "$(grep -cE '^  [a-z-]+ +(yes|no) ' "$tmp/features.txt")" -eq 8 ]

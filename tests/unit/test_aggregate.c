@@ -109,6 +109,38 @@ static void test_sum_and_sub(void **state)
 	assert_int_equal(delta.chain_walked_hist[PFT_MAX_WALK], 0);
 }
 
+static void test_derive(void **state)
+{
+	struct chain_stats s;
+
+	/* what BPF writes for: 2 misses on empty buckets, 6 hits at 1,
+	 * 1 hit at 3 (not the tail), 1 miss walking 3 nodes; one of the
+	 * hits disagreed with the kernel; one kprobe entry was lost */
+	memset(&s, 0, sizeof(s));
+	s.hits = 7;
+	s.misses = 3;
+	s.chain_walked_hist[0] = 2;
+	s.chain_walked_hist[1] = 6;
+	s.chain_walked_hist[3] = 2;
+	s.hit_pos_hist[1] = 6;
+	s.hit_pos_hist[3] = 1;
+	s.next_null_at_hit = 6;
+	s.self_disagree = 1;
+	s.lost = 1;
+	chain_stats_derive(&s, 1);
+	assert_int_equal(s.lookups, 10);
+	assert_int_equal(s.walk_hits, 7);
+	assert_int_equal(s.walk_misses, 3);
+	assert_int_equal(s.walk_empty, 2);
+	assert_int_equal(s.nodes_walked, 6 + 3 + 3);
+	assert_int_equal(s.self_agree, 9);
+	assert_int_equal(s.calls, 11);
+	/* sampled: BPF counted calls itself */
+	s.calls = 160;
+	chain_stats_derive(&s, 16);
+	assert_int_equal(s.calls, 160);
+}
+
 static void test_hist_helpers(void **state)
 {
 	__u64 slots[PFT_HIST_SLOTS] = { 0 };
@@ -128,6 +160,7 @@ int main(void)
 		cmocka_unit_test(test_self_check_threshold),
 		cmocka_unit_test(test_sum_and_sub),
 		cmocka_unit_test(test_hist_helpers),
+		cmocka_unit_test(test_derive),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -1,6 +1,7 @@
 # Benchmark scenario, run by bench/run under QEMU -icount: guest time
 # follows guest instructions, so the same run gives the same figures.
-# Each case runs the same workload; times come from /proc/uptime.
+# Each case runs the same workload, timed by timeit inside the traced
+# command, so pftrace's own start and exit are not in the figure.
 . /lab/lib.sh
 
 ROUNDS=${BENCH_ROUNDS:-3}
@@ -11,27 +12,29 @@ tree-walk -d 2 -w 60 -r 4 /tmp/bench >/dev/null
 avc-load -t 8 -D user_t,daemon_t,worker_t -r 1500 2>/dev/null
 W
 
-uptime_ns() { awk '{ printf "%.0f\n", $1 * 1e9 }' /proc/uptime; }
-
-# run CASE COMMAND...: the command's guest time, ROUNDS times
+# run CASE [PFTRACE-ARGS...]: the workload's guest time, ROUNDS times,
+# untraced when no arguments are given
 run() {
 	name=$1
 	shift
 	r=0
 	while [ $r -lt "$ROUNDS" ]; do
-		t0=$(uptime_ns)
-		"$@" >"/tmp/$name.$r.out" 2>/dev/null
-		t1=$(uptime_ns)
-		echo "=== TIME $name $r $((t1 - t0))"
+		if [ $# -eq 0 ]; then
+			timeit -o /tmp/ns sh /tmp/workload
+		else
+			pftrace "$@" -o "/tmp/$name.json" -- timeit -o /tmp/ns sh /tmp/workload >/dev/null 2>&1
+		fi
+		echo "=== TIME $name $r $(cat /tmp/ns)"
 		r=$((r + 1))
 	done
 	emit "$name.json" "/tmp/$name.json"
 }
 
-run untraced sh /tmp/workload
+timeit -o /tmp/ns sh /tmp/workload    # warm-up, not counted
+run untraced
 # shellcheck disable=SC2086
-run floor pftrace -C walk=off $targets -o /tmp/floor.json -- sh /tmp/workload
+run floor -C walk=off $targets
 # shellcheck disable=SC2086
-run full pftrace $targets -o /tmp/full.json -- sh /tmp/workload
+run full $targets
 # shellcheck disable=SC2086
-run sampled pftrace --sample 16 $targets -o /tmp/sampled.json -- sh /tmp/workload
+run sampled --sample 16 $targets
