@@ -38,3 +38,19 @@ run floor -C walk=off $targets
 run full $targets
 # shellcheck disable=SC2086
 run sampled --sample 16 $targets
+run avc -f avc_lookup
+
+# bpftrace, where bench/run could ship it: the same AVC walk as a script
+if command -v bpftrace >/dev/null && [ -f /root/avc-walk.bt ]; then
+	r=0
+	while [ $r -lt "$ROUNDS" ]; do
+		bpftrace /root/avc-walk.bt -c "timeit -o /tmp/ns sh /tmp/workload" >/dev/null 2>&1
+		echo "=== TIME bpftrace $r $(cat /tmp/ns)"
+		r=$((r + 1))
+	done
+	# whole runs around "true": start, attach, detach, exit
+	timeit -o /tmp/ns bpftrace /root/avc-walk.bt -c true >/dev/null 2>&1
+	echo "=== VALUE bpftrace_true_ns $(cat /tmp/ns)"
+	timeit -o /tmp/ns pftrace -f avc_lookup -- true >/dev/null 2>&1
+	echo "=== VALUE pftrace_true_ns $(cat /tmp/ns)"
+fi
