@@ -49,7 +49,7 @@ WORKLOAD_SRCS := $(wildcard tests/lab/workloads/*.c)
 WORKLOADS := $(patsubst tests/lab/workloads/%.c,$(OUTPUT)/lab/bin/%,$(WORKLOAD_SRCS))
 VERSION := $(shell cat VERSION 2>/dev/null || echo 0.0.0)
 
-.PHONY: all deps demo test unit lab lab-test bench soak clean vmlinux-header check-static
+.PHONY: all deps demo test unit fuzz lab lab-test bench soak clean vmlinux-header check-static
 .DELETE_ON_ERROR:
 .SECONDARY:
 
@@ -95,6 +95,21 @@ $(OUTPUT)/tools/core-bad.bpf.o: tests/tools/core-bad.bpf.c vmlinux/vmlinux.h | $
 unit: $(UNIT_BINS) $(TOOLS) $(BPF_OBJS) pftrace
 	$(Q)tests/unit/run $(UNIT_BINS)
 
+# libFuzzer on the run-file reader and its consumers, instrumented with
+# AddressSanitizer; FUZZ_SECONDS of it in make test
+FUZZ_SECONDS ?= 20
+FUZZ_SRCS := tests/fuzz/fuzz_runfile.c user/runfile.c user/aggregate.c user/hist.c \
+	user/stats.c user/report_text.c user/report_json.c user/report_openmetrics.c \
+	user/cmd_report.c user/output.c
+$(OUTPUT)/fuzz/fuzz_runfile: $(FUZZ_SRCS) $(wildcard user/*.h) bpf/pftrace.h
+	$(call msg,FUZZ,$@)
+	$(Q)mkdir -p $(dir $@)
+	$(Q)$(CLANG) -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all \
+		-D_GNU_SOURCE -DPFTRACE_VERSION='"$(VERSION)"' $(INCLUDES) $(FUZZ_SRCS) -ljson-c -lm -o $@
+
+fuzz: $(OUTPUT)/fuzz/fuzz_runfile
+	$(Q)tests/fuzz/run $< $(FUZZ_SECONDS)
+
 # Workloads run inside the guest, which has no libc: link them statically.
 $(OUTPUT)/lab/bin/%: tests/lab/workloads/%.c | $(OUTPUT)/lab/bin
 	$(call msg,CC,$@)
@@ -130,6 +145,7 @@ deps:
 test: deps
 	$(Q)$(MAKE) all check-static
 	$(Q)$(MAKE) unit
+	$(Q)$(MAKE) fuzz
 	$(Q)$(MAKE) lab-test
 
 demo: deps

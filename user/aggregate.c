@@ -47,7 +47,7 @@ void chain_stats_derive(struct chain_stats *s, unsigned int sample_every)
 	/* a walk of no node cannot have hit */
 	s->walk_empty = s->chain_walked_hist[0];
 	s->nodes_walked = nodes;
-	s->self_agree = completed - s->self_disagree;
+	s->self_agree = completed > s->self_disagree ? completed - s->self_disagree : 0;
 	if (sample_every <= 1)
 		s->calls = s->lookups + s->lost;
 }

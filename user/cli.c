@@ -15,6 +15,9 @@ void print_usage(FILE *f)
 "Usage: pftrace -f FUNC [-f FUNC]... [options] [-- COMMAND [ARG]...]\n"
 "       pftrace features [--format text|json]\n"
 "       pftrace list [--format text|json]\n"
+"       pftrace report RUN.json\n"
+"       pftrace diff BEFORE.json AFTER.json\n"
+"       pftrace merge RUN.json... [-o FILE] [--format json|openmetrics]\n"
 "       pftrace --version\n"
 "\n"
 "Measures hash-chain walks of a kernel lookup function while it runs:\n"
@@ -24,8 +27,9 @@ void print_usage(FILE *f)
 "  -f, --function FUNC     function to trace (avc_has_perm_noaudit, avc_lookup, ...)\n"
 "  -d, --duration SECONDS  stop after SECONDS (default: Ctrl-C, or COMMAND's end)\n"
 "  -i, --interval SECONDS  print the counts of each interval\n"
-"  -o, --output FILE       write the run as JSON to FILE\n"
-"      --format text|json  what to print on stdout (default text)\n"
+"  -o, --output FILE       write the run to FILE: JSON, or OpenMetrics if FILE\n"
+"                          ends in .prom (for node_exporter's textfile collector)\n"
+"      --format text|json|openmetrics  what to print on stdout (default text)\n"
 "      --sample N          walk one call in N per CPU (counts scaled)\n"
 "      --max-overhead PCT  stop when pftrace's BPF programs use more than PCT%%\n"
 "                          of one CPU (measured each second)\n"
@@ -71,8 +75,10 @@ static int parse_format(const char *s, enum out_format *f)
 		*f = FORMAT_TEXT;
 	else if (!strcmp(s, "json"))
 		*f = FORMAT_JSON;
+	else if (!strcmp(s, "openmetrics"))
+		*f = FORMAT_OPENMETRICS;
 	else
-		return bad("--format wants text or json, not '%s'", s);
+		return bad("--format wants text, json or openmetrics, not '%s'", s);
 	return 0;
 }
 

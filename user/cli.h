@@ -12,7 +12,7 @@
 #define PFT_MAX_TARGETS 8
 #define PFT_MAX_KNOBS 16
 
-enum out_format { FORMAT_TEXT, FORMAT_JSON };
+enum out_format { FORMAT_TEXT, FORMAT_JSON, FORMAT_OPENMETRICS };
 
 struct common_opts {
 	bool verbose;

@@ -5,6 +5,7 @@
  *   pftrace -f FUNC ...      trace (user/session.c)
  *   pftrace features         what this kernel offers (user/features.c)
  *   pftrace list             recipes and how each attaches (user/list.c)
+ *   pftrace report|diff|merge   run files (user/cmd_*.c)
  */
 #include <stdio.h>
 #include <string.h>
@@ -12,6 +13,7 @@
 #include "cli.h"
 #include "feature_probe.h"
 #include "list.h"
+#include "runtools.h"
 #include "session.h"
 
 static const struct {
@@ -20,6 +22,9 @@ static const struct {
 } subcommands[] = {
 	{ "features", cmd_features },
 	{ "list", cmd_list },
+	{ "report", cmd_report },
+	{ "diff", cmd_diff },
+	{ "merge", cmd_merge },
 };
 
 int main(int argc, char **argv)

@@ -46,6 +46,11 @@ struct run_report {
 	int child_exit;          /* exit status, or 128 + signal */
 	int ntargets;
 	struct target_report targets[PFT_MAX_TARGETS];
+	const char *hostname;    /* the machine, for reports and fleets */
+	const char *arch;
+	const char *cpu_model;
+	int cpus;
+	int merged_runs;         /* > 1: the sum of that many runs (pftrace merge) */
 	const char *bpf_stats;   /* "" when run times were measured, else why not */
 	double startup_ms;       /* process start to every program attached */
 	long peak_rss_kb;
@@ -56,11 +61,21 @@ double overhead_ns_per_call(const struct target_report *t);
 double overhead_cpu_pct(const struct target_report *t, double duration_s);
 
 void report_finish_target(struct target_report *t);
+/* Fill hostname, arch, cpu_model, cpus from this machine (static storage). */
+void report_set_machine(struct run_report *r);
 /* true when every target's self-check passed */
 bool report_self_check_ok(const struct run_report *r);
 
 void render_target_text(FILE *f, const struct target_report *t, double duration_s);
 void render_text(FILE *f, const struct run_report *r);
 struct json_object *render_json(const struct run_report *r);
+void render_openmetrics(FILE *f, const struct run_report *r);
+/* Print R on stdout in FORMAT; 0 or 1 on a write error. */
+int report_print(const struct run_report *r, enum out_format format);
+/*
+ * Write R to PATH, atomically: OpenMetrics when PATH ends in ".prom"
+ * (node_exporter's textfile collector), JSON otherwise.
+ */
+int report_write_file(const struct run_report *r, const char *path, char *err, size_t errlen);
 
 #endif

@@ -105,7 +105,7 @@ static struct json_object *target_json(const struct target_report *t, double dur
 struct json_object *render_json(const struct run_report *r)
 {
 	struct json_object *root = json_object_new_object();
-	struct json_object *kernel, *targets, *cmd;
+	struct json_object *kernel, *machine, *targets, *cmd;
 	char msg[512];
 	int i;
 
@@ -129,6 +129,14 @@ struct json_object *render_json(const struct run_report *r)
 	add(kernel, "release", json_object_new_string(r->kernel_release));
 	add(kernel, "btf", json_object_new_string(r->btf_path));
 	add(root, "kernel", kernel);
+	machine = json_object_new_object();
+	add(machine, "hostname", json_object_new_string(r->hostname ? r->hostname : ""));
+	add(machine, "arch", json_object_new_string(r->arch ? r->arch : ""));
+	add(machine, "cpu", json_object_new_string(r->cpu_model ? r->cpu_model : ""));
+	add(machine, "cpus", json_object_new_int(r->cpus));
+	add(root, "machine", machine);
+	if (r->merged_runs > 1)
+		add(root, "merged_runs", json_object_new_int(r->merged_runs));
 	add(root, "started", json_object_new_string(r->started));
 	add(root, "duration_s", json_object_new_double(r->duration_s));
 	add(root, "end_reason", json_object_new_string(r->end_reason));

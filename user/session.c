@@ -612,26 +612,15 @@ int run_trace(const struct trace_opts *o)
 		fill_overhead(&rep->targets[rep->ntargets++], s, &s->targets[i]);
 	}
 	rep->bpf_stats = s->stats_fd >= 0 ? "" : s->stats_why;
+	report_set_machine(rep);
 	rep->startup_ms = rep_startup_ms;
 	if (!getrusage(RUSAGE_SELF, &ru))
 		rep->peak_rss_kb = ru.ru_maxrss;
 
-	if (o->common.format == FORMAT_JSON) {
-		struct json_object *root = render_json(rep);
-
-		json_print(root, stdout);
-		json_object_put(root);
-	} else {
-		render_text(stdout, rep);
-	}
-	if (o->output_path) {
-		struct json_object *root = render_json(rep);
-
-		if (json_write_file(root, o->output_path, err, sizeof(err))) {
-			fprintf(stderr, "pftrace: %s\n", err);
-			rc = 1;
-		}
-		json_object_put(root);
+	report_print(rep, o->common.format);
+	if (o->output_path && report_write_file(rep, o->output_path, err, sizeof(err))) {
+		fprintf(stderr, "pftrace: %s\n", err);
+		rc = 1;
 	}
 	if (!rc && !report_self_check_ok(rep))
 		rc = 3;

@@ -59,7 +59,7 @@ refuse "-i longer than -d" "longer than -d" -f avc_lookup -d 1 -i 2
 refuse "no -f" "no function to trace" -d 1
 refuse "unknown option" "unknown option" -f avc_lookup --frobnicate
 refuse "unknown subcommand" "unknown command 'frobnicate'" frobnicate
-refuse "bad --format" "--format wants text or json" -f avc_lookup --format xml
+refuse "bad --format" "--format wants text, json or openmetrics" -f avc_lookup --format xml
 refuse "bad --sample" "--sample wants" -f avc_lookup --sample 0
 refuse "bad --max-overhead" "--max-overhead wants a percentage" -f avc_lookup --max-overhead 0
 refuse "--max-overhead over 100" "--max-overhead wants a percentage" -f avc_lookup --max-overhead 150
@@ -67,6 +67,16 @@ refuse "bad -C value" "unknown value" -f avc_lookup -C attach=uprobe
 refuse "missing --btf file" "--btf /no/such" -f avc_lookup --btf /no/such
 refuse "--btf that is not BTF" "not a kernel BTF" -f avc_lookup --btf /etc/passwd
 refuse "features with a bad option" "unknown option" features --bogus
+printf '{"tool": "pftrace", "schema": 1, "targets": [' >"$tmp/cut.json"
+printf '{"tool": "pftrace", "schema": 7, "targets": []}' >"$tmp/future.json"
+refuse "report of a file that is not JSON" "/etc/passwd: not JSON" report /etc/passwd
+refuse "report of a cut-off run file" "cut.json: not JSON" report "$tmp/cut.json"
+refuse "report of a newer schema" "schema 7; this pftrace reads schema 1" report "$tmp/future.json"
+refuse "report of a missing file" "No such file" report "$tmp/none.json"
+refuse "report without a file" "report wants one run file" report
+refuse "diff with one file" "diff wants two run files" diff "$tmp/cut.json"
+refuse "merge of one file" "merge wants two run files" merge "$tmp/cut.json"
+refuse "merge of bad files" "not JSON" merge "$tmp/cut.json" "$tmp/cut.json"
 
 refuse "-o into a missing directory (before tracing)" "-o $tmp/none/run.json: No such file" -f avc_lookup -d 1 -o "$tmp/none/run.json"
 refuse "-o onto a directory" "is a directory" -f avc_lookup -d 1 -o "$tmp"

@@ -1,0 +1,42 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * libFuzzer target: the run-file reader and everything that consumes
+ * what it returns (text, JSON and OpenMetrics renderers, the commit
+ * report). Built with AddressSanitizer; tests/fuzz/run drives it.
+ */
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <json-c/json.h>
+
+#include "runfile.h"
+#include "runtools.h"
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	struct run_file rf;
+	char err[512], *text = malloc(size + 1);
+	FILE *sink;
+
+	if (!text)
+		return 0;
+	memcpy(text, data, size);
+	text[size] = '\0';
+	if (!runfile_parse(text, size, "fuzz.json", &rf, err, sizeof(err))) {
+		sink = fopen("/dev/null", "w");
+		if (sink) {
+			render_text(sink, &rf.rep);
+			render_openmetrics(sink, &rf.rep);
+			report_commit_text(sink, &rf.rep);
+			fclose(sink);
+		}
+		json_object_put(render_json(&rf.rep));
+		runfile_free(&rf);
+	} else if (!strchr(err, ':') || strchr(err, '\n')) {
+		/* every refusal is one line naming the file */
+		abort();
+	}
+	free(text);
+	return 0;
+}

@@ -1,0 +1,274 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Run files read back: a round trip through the writer, every refusal
+ * of a malformed file, and what report, diff and merge make of them.
+ */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <json-c/json.h>
+#include "cmocka_prelude.h"
+#include "runfile.h"
+#include "runtools.h"
+#include "stats.h"
+
+/* A run as the session would report it: chains of 1-3 nodes, n lookups. */
+static void make_run(struct run_report *r, __u64 scale, int long_chains)
+{
+	struct target_report *t = &r->targets[0];
+	struct chain_stats *s = &t->stats;
+	int i;
+
+	memset(r, 0, sizeof(*r));
+	r->command = "pftrace -f avc_lookup -d 10 -o run.json";
+	r->kernel_release = "6.12.0-test";
+	r->btf_path = "/sys/kernel/btf/vmlinux";
+	strcpy(r->started, "2026-12-03T00:00:00Z");
+	r->duration_s = 10;
+	r->end_reason = "duration";
+	r->hostname = "box1";
+	r->arch = "x86_64";
+	r->cpu_model = "A CPU with a rather long model name that will not fit on one line";
+	r->cpus = 2;
+	r->bpf_stats = "";
+	r->ntargets = 1;
+	t->requested = "avc_has_perm_noaudit";
+	t->traced = "avc_lookup";
+	t->recipe = "avc";
+	t->table = "SELinux access vector cache";
+	t->method = "fexit";
+	t->plan_note = "";
+	t->detail = "avc_lookup(ssid, tsid, tclass)";
+	t->iterator = "hlist_for_each_entry_rcu()";
+	t->table_slots = 512;
+	t->sample_every = 1;
+	for (i = 0; i <= (long_chains ? 20 : 2); i++) {
+		__u64 n = scale * (long_chains ? 50 : (i == 1 ? 900 : 50));
+
+		s->chain_walked_hist[i] = n;
+		if (i > 0)
+			s->hit_pos_hist[i] = n - scale;
+	}
+	s->next_null_at_hit = scale * 10;
+	s->self_disagree = 0;
+	for (i = 0; i < PFT_HIST_SLOTS; i++) {
+		s->hits += s->hit_pos_hist[i];
+		s->misses += s->chain_walked_hist[i] - s->hit_pos_hist[i];
+	}
+	chain_stats_derive(s, 1);
+	report_finish_target(t);
+}
+
+static char *to_json(const struct run_report *r)
+{
+	struct json_object *root = render_json(r);
+	char *text = strdup(json_object_to_json_string(root));
+
+	json_object_put(root);
+	return text;
+}
+
+static void test_round_trip(void **state)
+{
+	struct run_report r;
+	struct run_file rf;
+	char err[512], *text;
+
+	make_run(&r, 3, 1);
+	text = to_json(&r);
+	assert_int_equal(runfile_parse(text, strlen(text), "x.json", &rf, err, sizeof(err)), 0);
+	assert_int_equal(rf.rep.ntargets, 1);
+	assert_string_equal(rf.rep.kernel_release, "6.12.0-test");
+	assert_string_equal(rf.rep.hostname, "box1");
+	assert_string_equal(rf.rep.targets[0].traced, "avc_lookup");
+	assert_int_equal(rf.rep.targets[0].table_slots, 512);
+	assert_memory_equal(&rf.rep.targets[0].stats, &r.targets[0].stats, sizeof(struct chain_stats));
+	assert_true(rf.rep.targets[0].sum.mean_walked == r.targets[0].sum.mean_walked);
+	runfile_free(&rf);
+	free(text);
+}
+
+/* each malformed file: refused, one line naming the file and the reason */
+static void refuse(const char *text, const char *why)
+{
+	struct run_file rf;
+	char err[512] = "";
+
+	assert_int_equal(runfile_parse(text, strlen(text), "bad.json", &rf, err, sizeof(err)), -1);
+	if (!strstr(err, why) || strncmp(err, "bad.json: ", 10) || strchr(err, '\n'))
+		fail_msg("for %s: got \"%s\", wanted \"%s\"", text, err, why);
+}
+
+static void test_refusals(void **state)
+{
+	refuse("", "not JSON");
+	refuse("{\"tool\": \"pftrace\", ", "not JSON");
+	refuse("[1, 2, 3]", "not a pftrace run file");
+	refuse("{\"tool\": \"bpftrace\"}", "not a pftrace run file");
+	refuse("{\"tool\": \"pftrace\"}", "has no \"schema\"");
+	refuse("{\"tool\": \"pftrace\", \"schema\": 99, \"targets\": []}", "schema 99");
+	refuse("{\"tool\": \"pftrace\", \"schema\": 1}", "no \"targets\" list");
+	refuse("{\"tool\": \"pftrace\", \"schema\": 1, \"targets\": []}", "0 targets");
+	refuse("{\"tool\": \"pftrace\", \"schema\": 1, \"targets\": [{}]}", "no \"traced\"");
+	refuse("{\"tool\": \"pftrace\", \"schema\": 1, \"targets\": [{\"traced\": \"f\"}]}",
+	       "has no \"lookups\"");
+	refuse("{\"tool\": \"pftrace\", \"schema\": 1, \"targets\": [{\"traced\": \"f\", "
+	       "\"lookups\": -1, \"hits\": 0, \"misses\": 0}]}", "negative");
+	refuse("{\"tool\": \"pftrace\", \"schema\": 1, \"targets\": [{\"traced\": \"f\", "
+	       "\"lookups\": \"many\", \"hits\": 0, \"misses\": 0}]}", "not an integer");
+	refuse("{\"tool\": \"pftrace\", \"schema\": 1, \"targets\": [{\"traced\": \"f\", "
+	       "\"lookups\": 3, \"hits\": 1, \"misses\": 1, \"self_check\": {\"disagree\": 0}}]}",
+	       "hits + misses != lookups");
+	refuse("{\"tool\": \"pftrace\", \"schema\": 1, \"targets\": [{\"traced\": \"f\", "
+	       "\"lookups\": 2, \"hits\": 1, \"misses\": 1, \"self_check\": {\"disagree\": 0}, "
+	       "\"chain_walked\": [{\"min\": 0, \"max\": 9, \"count\": 2}]}]}", "bucket 0..9");
+	refuse("{\"tool\": \"pftrace\", \"schema\": 1, \"targets\": [{\"traced\": \"f\", "
+	       "\"lookups\": 2, \"hits\": 1, \"misses\": 1, \"self_check\": {\"disagree\": 0}, "
+	       "\"chain_walked\": {\"min\": 0}}]}", "not a list of buckets");
+	refuse("{\"tool\": \"pftrace\", \"schema\": 1} trailing", "not JSON");
+}
+
+static void test_chi_square_p(void **state)
+{
+	/* textbook critical values */
+	assert_true(fabs(chi_square_p(3.841, 1) - 0.05) < 1e-3);
+	assert_true(fabs(chi_square_p(11.070, 5) - 0.05) < 1e-3);
+	assert_true(fabs(chi_square_p(23.209, 10) - 0.01) < 1e-3);
+	assert_true(fabs(chi_square_p(2.0, 2) - exp(-1.0)) < 1e-9);
+	assert_true(chi_square_p(1e6, 3) < 1e-300);
+	assert_true(chi_square_p(0, 4) == 1.0);
+}
+
+static void test_percentile(void **state)
+{
+	__u64 slots[PFT_HIST_SLOTS] = { 0 };
+
+	assert_int_equal(hist_percentile(slots, PFT_HIST_SLOTS, 0.5), -1);
+	slots[1] = 90;
+	slots[7] = 10;
+	assert_int_equal(hist_percentile(slots, PFT_HIST_SLOTS, 0.5), 1);
+	assert_int_equal(hist_percentile(slots, PFT_HIST_SLOTS, 0.9), 1);
+	assert_int_equal(hist_percentile(slots, PFT_HIST_SLOTS, 0.99), 7);
+}
+
+static char *capture_diff(const struct run_report *a, const struct run_report *b, int *significant)
+{
+	char *text = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&text, &len);
+
+	*significant = diff_runs(f, a, b, "a.json", "b.json");
+	fclose(f);
+	return text;
+}
+
+static void test_diff(void **state)
+{
+	struct run_report a, b;
+	int significant;
+	char *text;
+
+	make_run(&a, 5, 0);
+	make_run(&b, 5, 0);
+	text = capture_diff(&a, &b, &significant);
+	assert_int_equal(significant, 0);
+	assert_non_null(strstr(text, "no significant difference"));
+	free(text);
+	/* the same shape at twice the size is the same distribution */
+	make_run(&b, 10, 0);
+	text = capture_diff(&a, &b, &significant);
+	assert_int_equal(significant, 0);
+	free(text);
+	make_run(&b, 5, 1);
+	text = capture_diff(&a, &b, &significant);
+	assert_int_equal(significant, 1);
+	assert_non_null(strstr(text, "differ significantly"));
+	assert_non_null(strstr(text, "lookups/s"));
+	free(text);
+}
+
+static void test_merge(void **state)
+{
+	struct run_report a, b, m;
+	const struct run_report *runs[2] = { &a, &b };
+	const char *names[2] = { "a.json", "b.json" };
+	char err[512];
+	int i;
+
+	make_run(&a, 2, 0);
+	make_run(&b, 7, 1);
+	b.hostname = "box2";
+	assert_int_equal(merge_runs(runs, 2, names, &m, err, sizeof(err)), 0);
+	assert_int_equal(m.merged_runs, 2);
+	assert_string_equal(m.hostname, "fleet");
+	assert_true(m.duration_s == 20);
+	assert_int_equal(m.targets[0].stats.lookups, a.targets[0].stats.lookups + b.targets[0].stats.lookups);
+	assert_int_equal(m.targets[0].stats.hits, a.targets[0].stats.hits + b.targets[0].stats.hits);
+	for (i = 0; i < PFT_HIST_SLOTS; i++)
+		assert_int_equal(m.targets[0].stats.chain_walked_hist[i],
+				 a.targets[0].stats.chain_walked_hist[i] + b.targets[0].stats.chain_walked_hist[i]);
+	/* different targets do not add */
+	b.targets[0].traced = "__d_lookup_rcu";
+	assert_int_equal(merge_runs(runs, 2, names, &m, err, sizeof(err)), -1);
+	assert_non_null(strstr(err, "merge wants the same targets"));
+	b.targets[0].traced = "avc_lookup";
+	b.targets[0].sample_every = 16;
+	assert_int_equal(merge_runs(runs, 2, names, &m, err, sizeof(err)), -1);
+	assert_non_null(strstr(err, "sampled counts do not add"));
+}
+
+static void test_report_fits_72_columns(void **state)
+{
+	struct run_report r;
+	char *text = NULL, *line, *save = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&text, &len);
+
+	make_run(&r, 4, 1);
+	report_commit_text(f, &r);
+	fclose(f);
+	assert_non_null(strstr(text, "Nodes walked:   mean"));
+	assert_non_null(strstr(text, "p99"));
+	assert_non_null(strstr(text, "Measured by:    pftrace -f avc_lookup -d 10 -o run.json"));
+	for (line = strtok_r(text, "\n", &save); line; line = strtok_r(NULL, "\n", &save))
+		if (strlen(line) > 72)
+			fail_msg("longer than 72 columns: %s", line);
+	free(text);
+}
+
+static void test_openmetrics(void **state)
+{
+	struct run_report r;
+	char *text = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&text, &len);
+
+	make_run(&r, 1, 0);
+	render_openmetrics(f, &r);
+	fclose(f);
+	assert_non_null(strstr(text, "# TYPE pftrace_chain_walked histogram\n"));
+	/* cumulative buckets: 50 at 0, 950 by 1, 1000 by 2 and +Inf */
+	assert_non_null(strstr(text, "pftrace_chain_walked_bucket{traced=\"avc_lookup\",recipe=\"avc\","
+			       "kernel=\"6.12.0-test\",host=\"box1\",le=\"1.0\"} 950\n"));
+	assert_non_null(strstr(text, ",le=\"+Inf\"} 1000\n"));
+	assert_non_null(strstr(text, "pftrace_lookups_total{"));
+	assert_int_equal(strcmp(text + len - 6, "# EOF\n"), 0);
+	free(text);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_round_trip),
+		cmocka_unit_test(test_refusals),
+		cmocka_unit_test(test_chi_square_p),
+		cmocka_unit_test(test_percentile),
+		cmocka_unit_test(test_diff),
+		cmocka_unit_test(test_merge),
+		cmocka_unit_test(test_report_fits_72_columns),
+		cmocka_unit_test(test_openmetrics),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,154 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * `pftrace diff BEFORE.json AFTER.json`: is a change real? Per target,
+ * the two chain-length histograms side by side, the rate change, and a
+ * chi-square test of whether the two distributions of nodes walked
+ * differ. It says "no significant difference" when that is the answer.
+ */
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "runfile.h"
+#include "runtools.h"
+#include "stats.h"
+
+#define ALPHA 0.01   /* significance level of the test */
+#define BAR 20
+
+static void bar(FILE *f, __u64 v, __u64 max)
+{
+	int n = max ? (int)((v * BAR + max - 1) / max) : 0, i;
+
+	for (i = 0; i < BAR; i++)
+		fputc(i < n ? '*' : ' ', f);
+}
+
+static void side_by_side(FILE *f, const struct target_report *a, const struct target_report *b)
+{
+	const __u64 *ha = a->stats.chain_walked_hist, *hb = b->stats.chain_walked_hist;
+	int last = hist_max_slot(ha, PFT_HIST_SLOTS), lb = hist_max_slot(hb, PFT_HIST_SLOTS), v;
+	__u64 ma = 0, mb = 0;
+
+	if (lb > last)
+		last = lb;
+	for (v = 0; v <= last; v++) {
+		ma = ha[v] > ma ? ha[v] : ma;
+		mb = hb[v] > mb ? hb[v] : mb;
+	}
+	fprintf(f, "     nodes : %-10s %-*s   %-10s\n", "before", BAR, "", "after");
+	for (v = 0; v <= last; v++) {
+		fprintf(f, "  %8d : %-10llu ", v, (unsigned long long)ha[v]);
+		bar(f, ha[v], ma);
+		fprintf(f, " | %-10llu ", (unsigned long long)hb[v]);
+		bar(f, hb[v], mb);
+		fputc('\n', f);
+	}
+}
+
+static double rate(const struct target_report *t, double duration)
+{
+	return duration > 0 ? (double)t->stats.lookups / duration : 0;
+}
+
+static void change(FILE *f, const char *what, double a, double b, const char *fmt)
+{
+	fprintf(f, "  %-22s ", what);
+	fprintf(f, fmt, a);
+	fputs("  ", f);
+	fprintf(f, fmt, b);
+	if (a != 0)
+		fprintf(f, "  %+.2f%%\n", 100.0 * (b - a) / a);
+	else
+		fputc('\n', f);
+}
+
+static const struct target_report *find(const struct run_report *r, const char *traced)
+{
+	int i;
+
+	for (i = 0; i < r->ntargets; i++)
+		if (!strcmp(r->targets[i].traced, traced))
+			return &r->targets[i];
+	return NULL;
+}
+
+int diff_runs(FILE *f, const struct run_report *a, const struct run_report *b,
+	      const char *name_a, const char *name_b)
+{
+	struct chi_square chi;
+	int i, significant = 0;
+
+	fprintf(f, "before: %s (%s, %.2f s)\nafter:  %s (%s, %.2f s)\n", name_a, a->kernel_release,
+		a->duration_s, name_b, b->kernel_release, b->duration_s);
+	for (i = 0; i < a->ntargets; i++) {
+		const struct target_report *ta = &a->targets[i], *tb = find(b, ta->traced);
+
+		fprintf(f, "\n%s\n", ta->traced);
+		if (!tb) {
+			fprintf(f, "  only in %s\n", name_a);
+			continue;
+		}
+		if (!ta->sum.self_check_ok || !tb->sum.self_check_ok) {
+			fprintf(f, "  not compared: a self-check failed, the walks are not data\n");
+			continue;
+		}
+		fprintf(f, "  %-22s %10s  %10s  %s\n", "", "before", "after", "change");
+		change(f, "lookups/s", rate(ta, a->duration_s), rate(tb, b->duration_s), "%10.1f");
+		change(f, "mean nodes walked", ta->sum.mean_walked, tb->sum.mean_walked, "%10.3f");
+		change(f, "p99 nodes walked",
+		       hist_percentile(ta->stats.chain_walked_hist, PFT_HIST_SLOTS, 0.99),
+		       hist_percentile(tb->stats.chain_walked_hist, PFT_HIST_SLOTS, 0.99), "%10.0f");
+		change(f, "hit rate %",
+		       ta->stats.lookups ? 100.0 * (double)ta->stats.hits / (double)ta->stats.lookups : 0,
+		       tb->stats.lookups ? 100.0 * (double)tb->stats.hits / (double)tb->stats.lookups : 0,
+		       "%10.2f");
+		change(f, "NULL prefetches %",
+		       ta->sum.prefetch.issued ? 100.0 * (double)ta->sum.prefetch.null / (double)ta->sum.prefetch.issued : 0,
+		       tb->sum.prefetch.issued ? 100.0 * (double)tb->sum.prefetch.null / (double)tb->sum.prefetch.issued : 0,
+		       "%10.2f");
+		side_by_side(f, ta, tb);
+		chi_square_2xk(ta->stats.chain_walked_hist, tb->stats.chain_walked_hist,
+			       PFT_HIST_SLOTS, &chi);
+		if (!chi.df) {
+			fprintf(f, "  chain lengths: too few distinct lengths to test; no significant "
+				"difference shown\n");
+		} else if (chi.p_value < ALPHA) {
+			significant++;
+			fprintf(f, "  chain lengths differ significantly: chi-square %.4g, df %d, "
+				"p %s%.3g\n", chi.statistic, chi.df, chi.p_value < 1e-300 ? "< " : "= ",
+				chi.p_value < 1e-300 ? 1e-300 : chi.p_value);
+		} else {
+			fprintf(f, "  chain lengths: no significant difference (chi-square %.4g, df %d, "
+				"p = %.3g)\n", chi.statistic, chi.df, chi.p_value);
+		}
+	}
+	for (i = 0; i < b->ntargets; i++)
+		if (!find(a, b->targets[i].traced))
+			fprintf(f, "\n%s\n  only in %s\n", b->targets[i].traced, name_b);
+	return significant;
+}
+
+int cmd_diff(int argc, char **argv)
+{
+	struct run_file a, b;
+	char err[PFT_ERRLEN];
+
+	if (argc != 3 || argv[1][0] == '-' || argv[2][0] == '-') {
+		fprintf(stderr, "pftrace: diff wants two run files: pftrace diff BEFORE.json AFTER.json\n");
+		return 2;
+	}
+	if (runfile_read(argv[1], &a, err, sizeof(err))) {
+		fprintf(stderr, "pftrace: %s\n", err);
+		return 2;
+	}
+	if (runfile_read(argv[2], &b, err, sizeof(err))) {
+		fprintf(stderr, "pftrace: %s\n", err);
+		runfile_free(&a);
+		return 2;
+	}
+	diff_runs(stdout, &a.rep, &b.rep, argv[1], argv[2]);
+	runfile_free(&a);
+	runfile_free(&b);
+	return fflush(stdout) ? 1 : 0;
+}

@@ -1,0 +1,178 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * `pftrace merge A.json B.json ... [-o fleet.json|fleet.prom]`: runs
+ * from many hosts added into one. Every count and histogram bucket is a
+ * plain sum, so merged numbers are exact; durations add up to
+ * host-seconds, which keeps lookups/s a per-host rate.
+ */
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "output.h"
+#include "runfile.h"
+#include "runtools.h"
+
+#define NFIELDS (sizeof(struct chain_stats) / sizeof(__u64))
+
+int merge_runs(const struct run_report *const *runs, int n, const char *const *names,
+	       struct run_report *out, char *err, size_t errlen)
+{
+	const struct run_report *first = runs[0];
+	int i, t;
+	size_t k;
+
+	*out = *first;
+	out->merged_runs = 0;
+	out->duration_s = 0;
+	out->child_command = NULL;
+	for (i = 0; i < n; i++) {
+		const struct run_report *r = runs[i];
+
+		if (r->ntargets != first->ntargets) {
+			snprintf(err, errlen, "%s: %d targets, %s has %d; merge wants the same targets",
+				 names[i], r->ntargets, names[0], first->ntargets);
+			return -1;
+		}
+		for (t = 0; t < r->ntargets; t++) {
+			const struct target_report *a = &first->targets[t], *b = &r->targets[t];
+
+			if (strcmp(a->traced, b->traced)) {
+				snprintf(err, errlen, "%s: target %d is %s, %s traced %s; merge wants "
+					 "the same targets", names[i], t + 1, b->traced, names[0], a->traced);
+				return -1;
+			}
+			if (a->sample_every != b->sample_every) {
+				snprintf(err, errlen, "%s: %s sampled 1 in %u, %s 1 in %u; sampled counts "
+					 "do not add", names[i], b->traced, b->sample_every, names[0],
+					 a->sample_every);
+				return -1;
+			}
+			if (!b->sum.self_check_ok) {
+				snprintf(err, errlen, "%s: %s failed its self-check; its walks are not data",
+					 names[i], b->traced);
+				return -1;
+			}
+		}
+		if (strcmp(r->kernel_release, first->kernel_release))
+			out->kernel_release = "mixed";
+		if (strcmp(r->hostname ? r->hostname : "", first->hostname ? first->hostname : ""))
+			out->hostname = "fleet";
+		out->duration_s += r->duration_s;
+		out->merged_runs += r->merged_runs > 1 ? r->merged_runs : 1;
+	}
+	for (t = 0; t < out->ntargets; t++) {
+		struct target_report *m = &out->targets[t];
+		__u64 *sum = (__u64 *)&m->stats;
+
+		memset(&m->stats, 0, sizeof(m->stats));
+		m->run_time_ns = m->runs = m->recursion_misses = 0;
+		for (i = 0; i < n; i++) {
+			const struct target_report *b = &runs[i]->targets[t];
+			const __u64 *add = (const __u64 *)&b->stats;
+
+			for (k = 0; k < NFIELDS; k++)
+				sum[k] += add[k];
+			m->overhead_known &= b->overhead_known;
+			m->run_time_ns += b->run_time_ns;
+			m->runs += b->runs;
+			m->recursion_misses += b->recursion_misses;
+			if (b->table_slots != m->table_slots)
+				m->table_slots = 0;   /* tables of different sizes */
+		}
+		report_finish_target(m);
+	}
+	out->command = "pftrace merge";
+	return 0;
+}
+
+int cmd_merge(int argc, char **argv)
+{
+	static const struct option longopts[] = {
+		{ "output", required_argument, NULL, 'o' },
+		{ "format", required_argument, NULL, 'F' },
+		{ NULL, 0, NULL, 0 },
+	};
+	struct run_file *files;
+	const struct run_report **runs;
+	struct run_report merged;
+	const char *out = NULL;
+	enum out_format format = FORMAT_JSON;
+	char err[PFT_ERRLEN], cmd[4096];
+	int c, i, n, rc = 2;
+	size_t used;
+
+	optind = 1;
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, ":o:", longopts, NULL)) != -1) {
+		switch (c) {
+		case 'o':
+			out = optarg;
+			break;
+		case 'F':
+			if (!strcmp(optarg, "json"))
+				format = FORMAT_JSON;
+			else if (!strcmp(optarg, "openmetrics"))
+				format = FORMAT_OPENMETRICS;
+			else {
+				fprintf(stderr, "pftrace: merge: --format wants json or openmetrics, not '%s'\n", optarg);
+				return 2;
+			}
+			break;
+		case ':':
+			fprintf(stderr, "pftrace: merge: option '%s' needs a value\n", argv[optind - 1]);
+			return 2;
+		default:
+			fprintf(stderr, "pftrace: merge: unknown option '%s'\n", argv[optind - 1]);
+			return 2;
+		}
+	}
+	n = argc - optind;
+	if (n < 2) {
+		fprintf(stderr, "pftrace: merge wants two run files or more: pftrace merge A.json B.json ... [-o FILE]\n");
+		return 2;
+	}
+	if (out && check_output_path(out, err, sizeof(err))) {
+		fprintf(stderr, "pftrace: %s\n", err);
+		return 2;
+	}
+	files = calloc((size_t)n, sizeof(*files));
+	runs = calloc((size_t)n, sizeof(*runs));
+	if (!files || !runs) {
+		fprintf(stderr, "pftrace: out of memory\n");
+		free(files);
+		free(runs);
+		return 1;
+	}
+	for (i = 0; i < n; i++) {
+		if (runfile_read(argv[optind + i], &files[i], err, sizeof(err))) {
+			fprintf(stderr, "pftrace: %s\n", err);
+			goto out;
+		}
+		runs[i] = &files[i].rep;
+	}
+	if (merge_runs(runs, n, (const char *const *)&argv[optind], &merged, err, sizeof(err))) {
+		fprintf(stderr, "pftrace: %s\n", err);
+		goto out;
+	}
+	used = (size_t)snprintf(cmd, sizeof(cmd), "pftrace merge");
+	for (i = 0; i < n && used < sizeof(cmd); i++)
+		used += (size_t)snprintf(cmd + used, sizeof(cmd) - used, " %s", argv[optind + i]);
+	merged.command = cmd;
+	rc = 0;
+	if (out) {
+		if (report_write_file(&merged, out, err, sizeof(err))) {
+			fprintf(stderr, "pftrace: %s\n", err);
+			rc = 1;
+		}
+	} else {
+		rc = report_print(&merged, format);
+	}
+out:
+	for (i = 0; i < n; i++)
+		runfile_free(&files[i]);
+	free(files);
+	free(runs);
+	return rc;
+}

@@ -1,0 +1,316 @@
+// SPDX-License-Identifier: GPL-2.0
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <json-c/json.h>
+
+#include "runfile.h"
+
+#define MAX_RUNFILE_BYTES (64 << 20)
+
+struct reader {
+	struct run_file *rf;
+	const char *name;
+	char *err;
+	size_t errlen;
+};
+
+static int fail(struct reader *r, const char *fmt, ...)
+{
+	char msg[400];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	snprintf(r->err, r->errlen, "%s: %s", r->name, msg);
+	return -1;
+}
+
+static const char *keep(struct reader *r, const char *s)
+{
+	struct run_file *rf = r->rf;
+
+	if (rf->nstrings == (int)(sizeof(rf->strings) / sizeof(rf->strings[0])))
+		return "";
+	rf->strings[rf->nstrings] = strdup(s ? s : "");
+	return rf->strings[rf->nstrings] ? rf->strings[rf->nstrings++] : "";
+}
+
+static struct json_object *member(struct json_object *o, const char *key)
+{
+	struct json_object *v = NULL;
+
+	if (!o || !json_object_is_type(o, json_type_object) ||
+	    !json_object_object_get_ex(o, key, &v))
+		return NULL;
+	return v;
+}
+
+/* A non-negative integer member; missing ones are an error only if required. */
+static int get_count(struct reader *r, struct json_object *o, const char *where,
+		     const char *key, bool required, __u64 *out)
+{
+	struct json_object *v = member(o, key);
+	int64_t i;
+
+	*out = 0;
+	if (!v)
+		return required ? fail(r, "%s has no \"%s\"", where, key) : 0;
+	if (!json_object_is_type(v, json_type_int))
+		return fail(r, "%s.%s is not an integer", where, key);
+	i = json_object_get_int64(v);
+	if (i < 0)
+		return fail(r, "%s.%s is negative", where, key);
+	/* json-c keeps counts above INT64_MAX as uint64 */
+	*out = i == INT64_MAX ? json_object_get_uint64(v) : (__u64)i;
+	return 0;
+}
+
+static const char *get_string(struct reader *r, struct json_object *o, const char *key)
+{
+	struct json_object *v = member(o, key);
+
+	return keep(r, v && json_object_is_type(v, json_type_string) ? json_object_get_string(v) : "");
+}
+
+static double get_number(struct json_object *o, const char *key)
+{
+	struct json_object *v = member(o, key);
+
+	return v && (json_object_is_type(v, json_type_double) || json_object_is_type(v, json_type_int))
+	       ? json_object_get_double(v) : 0;
+}
+
+/* [{"min": i, "max": i, "count": n}, ...] into linear slots */
+static int get_hist(struct reader *r, struct json_object *arr, const char *where, __u64 *slots)
+{
+	size_t i, n;
+
+	if (!json_object_is_type(arr, json_type_array))
+		return fail(r, "%s is not a list of buckets", where);
+	n = json_object_array_length(arr);
+	for (i = 0; i < n; i++) {
+		struct json_object *b = json_object_array_get_idx(arr, i);
+		__u64 min, max, count;
+
+		if (get_count(r, b, where, "min", true, &min) ||
+		    get_count(r, b, where, "max", true, &max) ||
+		    get_count(r, b, where, "count", true, &count))
+			return -1;
+		if (min != max || min > PFT_MAX_WALK)
+			return fail(r, "%s has a bucket %llu..%llu pftrace does not write", where,
+				    (unsigned long long)min, (unsigned long long)max);
+		slots[min] += count;
+	}
+	return 0;
+}
+
+static int read_target(struct reader *r, struct json_object *t, int idx)
+{
+	struct target_report *tr = &r->rf->rep.targets[idx];
+	struct chain_stats *s = &tr->stats;
+	struct json_object *v, *sc = member(t, "self_check");
+	char where[32];
+	__u64 sample, slots;
+
+	snprintf(where, sizeof(where), "targets[%d]", idx);
+	if (!t || !json_object_is_type(t, json_type_object))
+		return fail(r, "%s is not an object", where);
+	tr->requested = get_string(r, t, "requested");
+	tr->traced = get_string(r, t, "traced");
+	if (!tr->traced[0])
+		return fail(r, "%s has no \"traced\" function", where);
+	tr->recipe = get_string(r, t, "recipe");
+	tr->table = get_string(r, t, "table");
+	tr->method = get_string(r, t, "method");
+	tr->plan_note = get_string(r, t, "plan");
+	tr->detail = get_string(r, t, "layout");
+	tr->iterator = get_string(r, t, "iterator");
+	v = member(t, "chain_end");
+	tr->chain_end = v && !strcmp(json_object_get_string(v), "nulls") ? PFT_END_NULLS : PFT_END_NULL;
+	if (get_count(r, t, where, "table_slots", false, &slots) ||
+	    get_count(r, t, where, "sampled_1_in", false, &sample) ||
+	    get_count(r, t, where, "calls", false, &s->calls) ||
+	    get_count(r, t, where, "lookups", true, &s->lookups) ||
+	    get_count(r, t, where, "hits", true, &s->hits) ||
+	    get_count(r, t, where, "misses", true, &s->misses) ||
+	    get_count(r, t, where, "truncated", false, &s->truncated) ||
+	    get_count(r, t, where, "read_faults", false, &s->read_faults) ||
+	    get_count(r, t, where, "lost", false, &s->lost) ||
+	    get_count(r, t, where, "next_null_at_hit", false, &s->next_null_at_hit))
+		return -1;
+	tr->table_slots = slots;
+	tr->sample_every = sample ? (unsigned int)sample : 1;
+	if (s->hits + s->misses != s->lookups)
+		return fail(r, "%s: hits + misses != lookups", where);
+	if (!sc)
+		return fail(r, "%s has no \"self_check\"", where);
+	if (get_count(r, sc, where, "disagree", true, &s->self_disagree))
+		return -1;
+
+	v = member(t, "chain_walked");
+	r->rf->has_histograms[idx] = v != NULL;
+	if (v && get_hist(r, v, "chain_walked", s->chain_walked_hist))
+		return -1;
+	v = member(t, "hit_position");
+	if (v && get_hist(r, v, "hit_position", s->hit_pos_hist))
+		return -1;
+	if (s->calls == 0)
+		s->calls = s->lookups;
+	{
+		__u64 calls = s->calls, agree;
+
+		chain_stats_derive(s, tr->sample_every);
+		s->calls = calls;
+		/* histograms withheld (failed self-check): take the file's word */
+		if (!r->rf->has_histograms[idx]) {
+			if (get_count(r, sc, where, "agree", true, &agree))
+				return -1;
+			s->self_agree = agree;
+		}
+	}
+	v = member(t, "overhead");
+	if (v && json_object_is_type(v, json_type_object)) {
+		tr->overhead_known = true;
+		if (get_count(r, v, "overhead", "run_time_ns", false, &tr->run_time_ns) ||
+		    get_count(r, v, "overhead", "runs", false, &tr->runs) ||
+		    get_count(r, v, "overhead", "recursion_misses", false, &tr->recursion_misses))
+			return -1;
+	}
+	report_finish_target(tr);
+	return 0;
+}
+
+int runfile_parse(const char *text, size_t len, const char *name, struct run_file *rf,
+		  char *err, size_t errlen)
+{
+	struct reader r = { .rf = rf, .name = name, .err = err, .errlen = errlen };
+	struct json_tokener *tok;
+	struct json_object *root, *targets, *v;
+	enum json_tokener_error jerr;
+	__u64 schema;
+	size_t i, n;
+	int rc = -1;
+
+	memset(rf, 0, sizeof(*rf));
+	tok = json_tokener_new();
+	if (!tok)
+		return fail(&r, "out of memory");
+	root = json_tokener_parse_ex(tok, text, (int)len);
+	jerr = json_tokener_get_error(tok);
+	if (!root || jerr != json_tokener_success || json_tokener_get_parse_end(tok) < len) {
+		/* trailing bytes past the document are whitespace or an error */
+		size_t end = json_tokener_get_parse_end(tok);
+
+		while (root && end < len && strchr(" \t\r\n", text[end]))
+			end++;
+		if (!root || jerr != json_tokener_success || end < len) {
+			fail(&r, "not JSON (%s at byte %zu)",
+			     jerr != json_tokener_success ? json_tokener_error_desc(jerr)
+							  : "trailing data",
+			     json_tokener_get_parse_end(tok));
+			goto out;
+		}
+	}
+	v = member(root, "tool");
+	if (!v || !json_object_is_type(v, json_type_string) || strcmp(json_object_get_string(v), "pftrace")) {
+		fail(&r, "not a pftrace run file (no \"tool\": \"pftrace\")");
+		goto out;
+	}
+	if (get_count(&r, root, "the run", "schema", true, &schema))
+		goto out;
+	if (schema > PFT_SCHEMA_VERSION || schema == 0) {
+		fail(&r, "schema %llu; this pftrace reads schema 1 to %d (a newer pftrace wrote it)",
+		     (unsigned long long)schema, PFT_SCHEMA_VERSION);
+		goto out;
+	}
+	rf->rep.command = get_string(&r, root, "command");
+	rf->rep.kernel_release = get_string(&r, member(root, "kernel"), "release");
+	rf->rep.btf_path = get_string(&r, member(root, "kernel"), "btf");
+	snprintf(rf->rep.started, sizeof(rf->rep.started), "%s", get_string(&r, root, "started"));
+	rf->rep.duration_s = get_number(root, "duration_s");
+	rf->rep.end_reason = get_string(&r, root, "end_reason");
+	rf->rep.startup_ms = get_number(root, "startup_ms");
+	rf->rep.peak_rss_kb = (long)get_number(root, "peak_rss_kb");
+	rf->rep.bpf_stats = get_string(&r, root, "bpf_stats");
+	rf->rep.hostname = get_string(&r, member(root, "machine"), "hostname");
+	rf->rep.arch = get_string(&r, member(root, "machine"), "arch");
+	rf->rep.cpu_model = get_string(&r, member(root, "machine"), "cpu");
+	rf->rep.cpus = (int)get_number(member(root, "machine"), "cpus");
+	rf->rep.merged_runs = (int)get_number(root, "merged_runs");
+	if (!(rf->rep.duration_s >= 0)) {
+		fail(&r, "duration_s is negative");
+		goto out;
+	}
+	if ((v = member(root, "workload"))) {
+		rf->rep.child_command = get_string(&r, v, "argv");
+		rf->rep.child_exit = (int)get_number(v, "exit_status");
+	}
+	targets = member(root, "targets");
+	if (!targets || !json_object_is_type(targets, json_type_array)) {
+		fail(&r, "no \"targets\" list");
+		goto out;
+	}
+	n = json_object_array_length(targets);
+	if (n == 0 || n > PFT_MAX_TARGETS) {
+		fail(&r, "%zu targets; a run has 1 to %d", n, PFT_MAX_TARGETS);
+		goto out;
+	}
+	for (i = 0; i < n; i++) {
+		if (read_target(&r, json_object_array_get_idx(targets, i), (int)i))
+			goto out;
+		rf->rep.ntargets++;
+	}
+	rc = 0;
+out:
+	json_object_put(root);
+	json_tokener_free(tok);
+	if (rc)
+		runfile_free(rf);
+	return rc;
+}
+
+int runfile_read(const char *path, struct run_file *rf, char *err, size_t errlen)
+{
+	FILE *f = fopen(path, "r");
+	char *buf;
+	size_t len;
+	int rc;
+
+	memset(rf, 0, sizeof(*rf));
+	if (!f) {
+		snprintf(err, errlen, "%s: %s", path, strerror(errno));
+		return -1;
+	}
+	buf = malloc(MAX_RUNFILE_BYTES + 1);
+	if (!buf) {
+		fclose(f);
+		snprintf(err, errlen, "%s: out of memory", path);
+		return -1;
+	}
+	len = fread(buf, 1, MAX_RUNFILE_BYTES + 1, f);
+	if (ferror(f) || len > MAX_RUNFILE_BYTES) {
+		snprintf(err, errlen, "%s: %s", path, ferror(f) ? strerror(errno) :
+			 "larger than 64 MiB: not a pftrace run file");
+		fclose(f);
+		free(buf);
+		return -1;
+	}
+	fclose(f);
+	buf[len] = '\0';
+	rc = runfile_parse(buf, len, path, rf, err, errlen);
+	free(buf);
+	return rc;
+}
+
+void runfile_free(struct run_file *rf)
+{
+	int i;
+
+	for (i = 0; i < rf->nstrings; i++)
+		free(rf->strings[i]);
+	rf->nstrings = 0;
+}

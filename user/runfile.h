@@ -1,0 +1,28 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Reading run files back (report, diff, merge): json-c does the parsing;
+ * this turns a document into the same struct run_report the renderers
+ * take, checking every key it uses. Schema rule (docs/run-file.md):
+ * within a schema number keys are only added, so a reader accepts any
+ * file whose schema is at most its own and ignores keys it does not know.
+ */
+#ifndef PFT_RUNFILE_H
+#define PFT_RUNFILE_H
+
+#include <stddef.h>
+#include "report.h"
+
+struct run_file {
+	struct run_report rep;
+	char *strings[96];      /* owned copies the report points into */
+	int nstrings;
+	bool has_histograms[PFT_MAX_TARGETS];  /* withheld after a failed self-check */
+};
+
+/* 0, or -1 with one line (naming the file) in err. */
+int runfile_parse(const char *text, size_t len, const char *name, struct run_file *rf,
+		  char *err, size_t errlen);
+int runfile_read(const char *path, struct run_file *rf, char *err, size_t errlen);
+void runfile_free(struct run_file *rf);
+
+#endif
