@@ -40,8 +40,11 @@ TEST_LIBS := -lbpf -lelf -ljson-c -lz -lzstd -lm -lcmocka
 BPF_SRCS := $(wildcard bpf/*.bpf.c)
 BPF_OBJS := $(patsubst bpf/%.bpf.c,$(OUTPUT)/%.bpf.o,$(BPF_SRCS))
 SKELS := $(patsubst bpf/%.bpf.c,$(OUTPUT)/%.skel.h,$(BPF_SRCS))
-USER_SRCS := $(wildcard user/*.c)
-USER_OBJS := $(patsubst user/%.c,$(OUTPUT)/user/%.o,$(USER_SRCS))
+USER_SRCS := $(filter-out user/replay_walk.c,$(wildcard user/*.c))
+# the replay's walk, compiled three ways (see user/replay_walk.c)
+REPLAY_WALKS := $(OUTPUT)/user/replay_walk_none.o $(OUTPUT)/user/replay_walk_every.o \
+	$(OUTPUT)/user/replay_walk_nonnull.o
+USER_OBJS := $(patsubst user/%.c,$(OUTPUT)/user/%.o,$(USER_SRCS)) $(REPLAY_WALKS)
 LIB_OBJS := $(filter-out $(OUTPUT)/user/main.o,$(USER_OBJS))
 UNIT_SRCS := $(wildcard tests/unit/test_*.c)
 UNIT_BINS := $(patsubst tests/unit/%.c,$(OUTPUT)/unit/%,$(UNIT_SRCS))
@@ -70,6 +73,15 @@ $(OUTPUT)/%.skel.h: $(OUTPUT)/%.bpf.o
 $(OUTPUT)/user/%.o: user/%.c $(wildcard user/*.h) bpf/pftrace.h $(SKELS) | $(OUTPUT)/user
 	$(call msg,CC,$@)
 	$(Q)$(CC) $(CFLAGS) -DPFTRACE_VERSION='"$(VERSION)"' -c $< -o $@
+
+# Checked in the build: the prefetching variants hold a prefetch
+# instruction and the plain one none, or the comparison means nothing.
+$(OUTPUT)/user/replay_walk_%.o: user/replay_walk.c user/replay.h | $(OUTPUT)/user
+	$(call msg,CC,$@)
+	$(Q)$(CC) $(CFLAGS) -DREPLAY_PREFETCH=$(if $(filter none,$*),0,$(if $(filter every,$*),1,2)) -c $< -o $@
+	$(Q)n=$$(objdump -d $@ | grep -c 'prefetch'); \
+	if [ "$*" = none ] && [ "$$n" -ne 0 ] || [ "$*" != none ] && [ "$$n" -eq 0 ]; then \
+		echo "$@: $$n prefetch instructions, which defeats the replay"; rm -f $@; exit 1; fi
 
 pftrace: $(USER_OBJS)
 	$(call msg,LINK,$@)
@@ -154,6 +166,7 @@ demo: deps
 
 # what pftrace costs and how it holds up: figures, not pass/fail tests
 bench: deps
+	$(Q)bench/replay
 	$(Q)bench/run
 
 soak: deps

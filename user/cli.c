@@ -18,6 +18,7 @@ void print_usage(FILE *f)
 "       pftrace report RUN.json\n"
 "       pftrace diff BEFORE.json AFTER.json\n"
 "       pftrace merge RUN.json... [-o FILE] [--format json|openmetrics]\n"
+"       pftrace replay RUN.json [-t FUNC] | --synthetic SPEC [--cold] [-r N] [-o FILE]\n"
 "       pftrace --version\n"
 "\n"
 "Measures hash-chain walks of a kernel lookup function while it runs:\n"

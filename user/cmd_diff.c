@@ -73,6 +73,30 @@ static const struct target_report *find(const struct run_report *r, const char *
 	return NULL;
 }
 
+static int diff_replay(FILE *f, const struct replay_summary *a, const struct replay_summary *b)
+{
+	static const char *const names[PFT_REPLAY_OPTS] = {
+		"no prefetch", "prefetch every node", "prefetch if not NULL",
+	};
+	int o, significant = 0;
+
+	fprintf(f, "\nreplay (%s, %s per lookup, medians)\n", a->mode,
+		!strcmp(a->unit, "tsc") ? "TSC ticks" : "ns");
+	if (strcmp(a->unit, b->unit) || strcmp(a->mode, b->mode)) {
+		fprintf(f, "  not compared: %s/%s against %s/%s\n", a->mode, a->unit, b->mode, b->unit);
+		return 0;
+	}
+	for (o = 0; o < PFT_REPLAY_OPTS; o++) {
+		double p = mann_whitney_p(a->samples[o], a->reps, b->samples[o], b->reps);
+
+		fprintf(f, "  %-22s %10.2f  %10.2f  %+.2f%%  %s (Mann-Whitney p = %.3g)\n", names[o],
+			a->median[o], b->median[o], 100 * (b->median[o] - a->median[o]) / a->median[o],
+			p < ALPHA ? "differs significantly" : "no significant difference", p);
+		significant += p < ALPHA;
+	}
+	return significant;
+}
+
 int diff_runs(FILE *f, const struct run_report *a, const struct run_report *b,
 	      const char *name_a, const char *name_b)
 {
@@ -126,6 +150,8 @@ int diff_runs(FILE *f, const struct run_report *a, const struct run_report *b,
 	for (i = 0; i < b->ntargets; i++)
 		if (!find(a, b->targets[i].traced))
 			fprintf(f, "\n%s\n  only in %s\n", b->targets[i].traced, name_b);
+	if (a->replay.present && b->replay.present)
+		significant += diff_replay(f, &a->replay, &b->replay);
 	return significant;
 }
 

@@ -111,6 +111,18 @@ void report_commit_text(FILE *f, const struct run_report *r)
 			 pct(p->null, p->issued), (unsigned long long)p->nonnull_only);
 		field(f, "Prefetch:", buf);
 	}
+	if (r->replay.present) {
+		const struct replay_summary *rs = &r->replay;
+		const char *unit = !strcmp(rs->unit, "tsc") ? "TSC ticks" : "ns";
+
+		fputc('\n', f);
+		snprintf(buf, sizeof(buf), "%s chains on a %s table, %s per lookup, median of %d "
+			 "passes: no prefetch %.2f; prefetch(pos->next) at every node %.2f (%.2fx); "
+			 "only if not NULL %.2f (%.2fx)", rs->traced, rs->mode, unit, rs->reps,
+			 rs->median[0], rs->median[1], rs->median[1] / rs->median[0],
+			 rs->median[2], rs->median[2] / rs->median[0]);
+		field(f, "Replay:", buf);
+	}
 	fputc('\n', f);
 	field(f, "Measured by:", r->command);
 }

@@ -13,6 +13,7 @@
 #include "cli.h"
 #include "feature_probe.h"
 #include "list.h"
+#include "replay.h"
 #include "runtools.h"
 #include "session.h"
 
@@ -25,6 +26,7 @@ static const struct {
 	{ "report", cmd_report },
 	{ "diff", cmd_diff },
 	{ "merge", cmd_merge },
+	{ "replay", cmd_replay },
 };
 
 int main(int argc, char **argv)

@@ -35,6 +35,19 @@ struct target_report {
 	__u64 recursion_misses;  /* calls the kernel skipped: program busy on that CPU */
 };
 
+/* A replay section (pftrace replay -o), as read back from a run file. */
+#define PFT_REPLAY_OPTS 3       /* none, every_node, nonnull_only */
+#define PFT_REPLAY_MAX_REPS 255
+struct replay_summary {
+	bool present;
+	char mode[8];           /* warm, cold */
+	char unit[8];           /* tsc, ns */
+	char traced[64];
+	int reps;
+	double median[PFT_REPLAY_OPTS], lo[PFT_REPLAY_OPTS], hi[PFT_REPLAY_OPTS];
+	double samples[PFT_REPLAY_OPTS][PFT_REPLAY_MAX_REPS];
+};
+
 struct run_report {
 	const char *command;     /* pftrace's own command line */
 	const char *kernel_release;
@@ -52,6 +65,7 @@ struct run_report {
 	int cpus;
 	int merged_runs;         /* > 1: the sum of that many runs (pftrace merge) */
 	const char *bpf_stats;   /* "" when run times were measured, else why not */
+	struct replay_summary replay;
 	double startup_ms;       /* process start to every program attached */
 	long peak_rss_kb;
 };

@@ -184,6 +184,40 @@ static int read_target(struct reader *r, struct json_object *t, int idx)
 	return 0;
 }
 
+static const char *const replay_keys[PFT_REPLAY_OPTS] = { "none", "every_node", "nonnull_only" };
+
+/* The replay section, if any: medians, intervals, and each pass's time. */
+static int read_replay(struct reader *r, struct json_object *rj)
+{
+	struct replay_summary *rs = &r->rf->rep.replay;
+	struct json_object *per = member(rj, "per_lookup");
+	int o;
+
+	if (!per)
+		return fail(r, "replay has no \"per_lookup\"");
+	snprintf(rs->mode, sizeof(rs->mode), "%s", get_string(r, rj, "mode"));
+	snprintf(rs->unit, sizeof(rs->unit), "%s", get_string(r, rj, "unit"));
+	snprintf(rs->traced, sizeof(rs->traced), "%s", get_string(r, rj, "traced"));
+	for (o = 0; o < PFT_REPLAY_OPTS; o++) {
+		struct json_object *oj = member(per, replay_keys[o]), *samples = member(oj, "samples");
+		size_t i, n;
+
+		if (!oj || !samples || !json_object_is_type(samples, json_type_array))
+			return fail(r, "replay.per_lookup.%s is incomplete", replay_keys[o]);
+		rs->median[o] = get_number(oj, "median");
+		rs->lo[o] = get_number(oj, "lo");
+		rs->hi[o] = get_number(oj, "hi");
+		n = json_object_array_length(samples);
+		if (n < 1 || n > PFT_REPLAY_MAX_REPS || (o && (int)n != rs->reps))
+			return fail(r, "replay.per_lookup.%s has %zu samples", replay_keys[o], n);
+		rs->reps = (int)n;
+		for (i = 0; i < n; i++)
+			rs->samples[o][i] = json_object_get_double(json_object_array_get_idx(samples, i));
+	}
+	rs->present = true;
+	return 0;
+}
+
 int runfile_parse(const char *text, size_t len, const char *name, struct run_file *rf,
 		  char *err, size_t errlen)
 {
@@ -264,6 +298,8 @@ int runfile_parse(const char *text, size_t len, const char *name, struct run_fil
 			goto out;
 		rf->rep.ntargets++;
 	}
+	if ((v = member(root, "replay")) && read_replay(&r, v))
+		goto out;
 	rc = 0;
 out:
 	json_object_put(root);

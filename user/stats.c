@@ -113,3 +113,21 @@ void chi_square_2xk(const __u64 *a, const __u64 *b, int nslots, struct chi_squar
 	out->df = k - 1;
 	out->p_value = chi_square_p(chi, out->df);
 }
+
+double mann_whitney_p(const double *a, int na, const double *b, int nb)
+{
+	double u = 0, mean, sd, z;
+	int i, j;
+
+	if (na < 1 || nb < 1)
+		return 1.0;
+	for (i = 0; i < na; i++)
+		for (j = 0; j < nb; j++)
+			u += a[i] > b[j] ? 1 : a[i] == b[j] ? 0.5 : 0;
+	mean = (double)na * nb / 2;
+	sd = sqrt((double)na * nb * (na + nb + 1) / 12);
+	z = (fabs(u - mean) - 0.5) / sd;   /* continuity correction */
+	if (z < 0)
+		z = 0;
+	return erfc(z / sqrt(2));
+}

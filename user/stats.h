@@ -24,4 +24,10 @@ void chi_square_2xk(const __u64 *a, const __u64 *b, int nslots, struct chi_squar
 /* P(X >= x) for X chi-square distributed with df degrees of freedom. */
 double chi_square_p(double x, int df);
 
+/*
+ * Mann-Whitney U test (normal approximation, ties averaged): do two sets
+ * of timings come from the same distribution? Two-sided p-value.
+ */
+double mann_whitney_p(const double *a, int na, const double *b, int nb);
+
 #endif

@@ -1,0 +1,672 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * `pftrace replay RUN.json [-t FUNC]` and `pftrace replay --synthetic SPEC`.
+ *
+ * A trace says what chains look like; it cannot say what a prefetch
+ * would cost on this CPU. The replay builds hash chains whose walks
+ * follow the recorded distribution (hit positions, tails, misses),
+ * nodes the size of the kernel's scattered over memory so that every
+ * step is a dependent load, and times one walk routine compiled three
+ * ways (user/replay_walk.c) against the same lookup sequence.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <math.h>
+#include <sched.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+#include <x86intrin.h>
+#include <json-c/json.h>
+
+#include "aggregate.h"
+#include "cli.h"
+#include "hist.h"
+#include "kernel.h"
+#include "output.h"
+#include "replay.h"
+#include "runfile.h"
+
+#define REPLAY_MAX_LEN PFT_MAX_WALK
+#define REPLAY_COLD_MAX_MB 256UL
+
+/* What to replay: per walk kind, how often, from a run file or a spec. */
+struct replay_dist {
+	double hit_pos[REPLAY_MAX_LEN + 1];    /* hits at position p (weights) */
+	double tail_ratio;                     /* hits on the chain's last node */
+	double miss_len[REPLAY_MAX_LEN + 1];   /* misses walking L nodes */
+	char source[256];
+	char traced[64];
+	int node_bytes;
+};
+
+/* One bucket and the lookup made on it. */
+struct replay_template {
+	int chain_len;
+	int hit_pos;        /* 0: a miss */
+};
+
+struct replay_table {
+	struct replay_bucket *buckets;
+	char *nodes;
+	struct replay_lookup *seq;
+	size_t nbuckets, nnodes, nseq;
+	int node_bytes;
+};
+
+enum { OPT_NONE, OPT_EVERY, OPT_NONNULL, NOPTS };
+static const char *const opt_key[NOPTS] = { "none", "every_node", "nonnull_only" };
+static const char *const opt_text[NOPTS] = {
+	"no prefetch (3.0+)", "prefetch(pos->next), every node", "prefetch only if not NULL",
+};
+static const replay_walk_fn opt_fn[NOPTS] = {
+	replay_walk_none, replay_walk_every_node, replay_walk_nonnull_only,
+};
+
+static int bad(const char *fmt, ...)
+{
+	va_list ap;
+
+	fprintf(stderr, "pftrace: replay: ");
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fprintf(stderr, "\n");
+	return 2;
+}
+
+/*
+ * The kernel objects' sizes (slab object sizes on 6.12, x86-64): the
+ * replay's nodes take as much memory, so cold tables miss the caches
+ * as the kernel's would.
+ */
+static int node_bytes_for(const char *recipe)
+{
+	static const struct { const char *recipe; int bytes; } sizes[] = {
+		{ "avc", 64 }, { "dcache", 192 }, { "dcache-ref", 192 }, { "inode", 640 },
+		{ "mount", 320 }, { "tcp", 2368 },
+	};
+	size_t i;
+
+	for (i = 0; i < sizeof(sizes) / sizeof(sizes[0]); i++)
+		if (!strcmp(sizes[i].recipe, recipe))
+			return sizes[i].bytes;
+	return 64;
+}
+
+static int dist_from_run(struct replay_dist *d, const char *path, const char *func)
+{
+	struct run_file rf;
+	char err[PFT_ERRLEN];
+	const struct target_report *t = NULL;
+	int i;
+
+	if (runfile_read(path, &rf, err, sizeof(err)))
+		return bad("%s", err);
+	for (i = 0; i < rf.rep.ntargets; i++)
+		if (!func || !strcmp(rf.rep.targets[i].traced, func) ||
+		    !strcmp(rf.rep.targets[i].requested, func))
+			break;
+	if (i == rf.rep.ntargets) {
+		runfile_free(&rf);
+		return bad("%s: no target %s in it", path, func);
+	}
+	t = &rf.rep.targets[i];
+	if (!rf.has_histograms[i] || !t->sum.completed) {
+		runfile_free(&rf);
+		return bad("%s: %s has no walks to replay%s", path, t->traced,
+			   t->sum.self_check_ok ? "" : " (its self-check failed)");
+	}
+	memset(d, 0, sizeof(*d));
+	for (i = 0; i <= REPLAY_MAX_LEN; i++) {
+		d->hit_pos[i] = (double)t->stats.hit_pos_hist[i];
+		d->miss_len[i] = (double)(t->stats.chain_walked_hist[i] - t->stats.hit_pos_hist[i]);
+	}
+	d->tail_ratio = t->stats.walk_hits ? (double)t->stats.next_null_at_hit / (double)t->stats.walk_hits : 1;
+	d->node_bytes = node_bytes_for(t->recipe);
+	snprintf(d->traced, sizeof(d->traced), "%s", t->traced);
+	snprintf(d->source, sizeof(d->source), "%s, %s on %s", path, t->traced, rf.rep.kernel_release);
+	runfile_free(&rf);
+	return 0;
+}
+
+/*
+ * SPEC: chain=N (every chain N nodes) or mean=X (1 + Poisson(X - 1)
+ * nodes), hits=F (share of lookups that hit, default 1), node=BYTES.
+ * Hits land on every position of a chain alike.
+ */
+static int dist_from_spec(struct replay_dist *d, const char *spec)
+{
+	char buf[256], *tok, *save = NULL, *end;
+	double chain = 0, mean = 0, hits = 1, len_w[REPLAY_MAX_LEN + 1] = { 0 }, sum = 0;
+	int i, p;
+
+	memset(d, 0, sizeof(*d));
+	d->node_bytes = 64;
+	snprintf(buf, sizeof(buf), "%s", spec);
+	for (tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+		char *eq = strchr(tok, '=');
+		double v;
+
+		if (!eq)
+			return bad("--synthetic: '%s' is not KEY=VALUE", tok);
+		*eq = '\0';
+		if (strcmp(tok, "chain") && strcmp(tok, "mean") && strcmp(tok, "hits") && strcmp(tok, "node"))
+			return bad("--synthetic: unknown key '%s' (known: chain, mean, hits, node)", tok);
+		v = strtod(eq + 1, &end);
+		if (end == eq + 1 || *end || !isfinite(v))
+			return bad("--synthetic: %s wants a number, not '%s'", tok, eq + 1);
+		if (!strcmp(tok, "chain"))
+			chain = v;
+		else if (!strcmp(tok, "mean"))
+			mean = v;
+		else if (!strcmp(tok, "hits"))
+			hits = v;
+		else
+			d->node_bytes = (int)v;
+	}
+	if ((chain > 0) == (mean > 0))
+		return bad("--synthetic: give chain=N or mean=X (one of them, positive)");
+	if (chain && (chain != floor(chain) || chain > REPLAY_MAX_LEN))
+		return bad("--synthetic: chain=%g is not a whole number of nodes from 1 to %d", chain,
+			   REPLAY_MAX_LEN);
+	if (mean && (mean < 1 || mean > 64))
+		return bad("--synthetic: mean=%g: chains have 1 node or more, and 64 on average at most", mean);
+	if (hits < 0 || hits > 1)
+		return bad("--synthetic: hits=%g is not a share between 0 and 1", hits);
+	if (d->node_bytes < (int)sizeof(struct replay_node) || d->node_bytes > 65536)
+		return bad("--synthetic: node=%d bytes: from %zu to 65536", d->node_bytes,
+			   sizeof(struct replay_node));
+	for (i = 1; i <= REPLAY_MAX_LEN; i++) {
+		/* Poisson(mean - 1) shifted by one, by its recurrence */
+		len_w[i] = chain ? (i == (int)chain) : (i == 1 ? exp(-(mean - 1)) : len_w[i - 1] * (mean - 1) / (i - 1));
+		sum += len_w[i];
+	}
+	for (i = 1; i <= REPLAY_MAX_LEN; i++) {
+		len_w[i] /= sum;
+		d->miss_len[i] = (1 - hits) * len_w[i];
+		for (p = 1; p <= i; p++)
+			d->hit_pos[p] += hits * len_w[i] / i;
+	}
+	/* a hit is on the tail when its position is its chain's length */
+	for (i = 1, sum = 0; i <= REPLAY_MAX_LEN; i++)
+		sum += len_w[i] / i;
+	d->tail_ratio = sum;
+	snprintf(d->traced, sizeof(d->traced), "synthetic");
+	snprintf(d->source, sizeof(d->source), "synthetic %s", spec);
+	return 0;
+}
+
+/*
+ * M templates in the proportions of the distribution (largest
+ * remainder, not random draws: the replayed mix matches the recorded one
+ * to within 1/M). A non-tail hit at p gets a chain of p + 1 nodes.
+ */
+static size_t make_templates(const struct replay_dist *d, struct replay_template *tpl, size_t m)
+{
+	double w[2 * (REPLAY_MAX_LEN + 1)], total = 0, rem[2 * (REPLAY_MAX_LEN + 1)];
+	size_t count[2 * (REPLAY_MAX_LEN + 1)], used = 0, k, n = 0;
+	int i, kinds = 2 * (REPLAY_MAX_LEN + 1);
+
+	for (i = 0; i <= REPLAY_MAX_LEN; i++) {
+		w[i] = d->hit_pos[i];                  /* hits at position i */
+		w[REPLAY_MAX_LEN + 1 + i] = d->miss_len[i];
+		total += w[i] + d->miss_len[i];
+	}
+	for (i = 0; i < kinds; i++) {
+		double exact = total > 0 ? w[i] / total * (double)m : 0;
+
+		count[i] = (size_t)exact;
+		rem[i] = exact - (double)count[i];
+		used += count[i];
+	}
+	while (used < m) {
+		int best = 0;
+
+		for (i = 1; i < kinds; i++)
+			if (rem[i] > rem[best])
+				best = i;
+		count[best]++;
+		rem[best] = -1;
+		used++;
+	}
+	for (i = 0; i < kinds; i++) {
+		for (k = 0; k < count[i] && n < m; k++, n++) {
+			if (i <= REPLAY_MAX_LEN) {
+				/* spread tail and non-tail hits evenly over the templates */
+				bool tail = i == 0 || floor((double)(k + 1) * d->tail_ratio) > floor((double)k * d->tail_ratio);
+
+				tpl[n].hit_pos = i;
+				tpl[n].chain_len = tail ? i : i + 1;
+			} else {
+				tpl[n].hit_pos = 0;
+				tpl[n].chain_len = i - (REPLAY_MAX_LEN + 1);
+			}
+		}
+	}
+	return n;
+}
+
+static uint64_t rng_state = 0x9e3779b97f4a7c15ULL;
+
+static uint64_t rng(void)
+{
+	/* xorshift64*: fast, and the same table on every run */
+	rng_state ^= rng_state >> 12;
+	rng_state ^= rng_state << 25;
+	rng_state ^= rng_state >> 27;
+	return rng_state * 0x2545f4914f6cdd1dULL;
+}
+
+static struct replay_node *node_at(const struct replay_table *t, size_t i)
+{
+	return (struct replay_node *)(t->nodes + i * (size_t)t->node_bytes);
+}
+
+static int build_table(struct replay_table *t, const struct replay_template *tpl, size_t m,
+		       int node_bytes, size_t nseq)
+{
+	size_t i, j, *slot, next_slot = 0;
+	uint64_t key = 1;
+
+	memset(t, 0, sizeof(*t));
+	t->node_bytes = node_bytes;
+	t->nbuckets = m;
+	for (i = 0; i < m; i++)
+		t->nnodes += (size_t)tpl[i].chain_len;
+	t->buckets = calloc(m, sizeof(*t->buckets));
+	t->nodes = aligned_alloc(64, ((t->nnodes ? t->nnodes : 1) * (size_t)node_bytes + 63) / 64 * 64);
+	slot = malloc((t->nnodes ? t->nnodes : 1) * sizeof(*slot));
+	t->seq = malloc(nseq * sizeof(*t->seq));
+	if (!t->buckets || !t->nodes || !slot || !t->seq) {
+		free(slot);
+		return -ENOMEM;
+	}
+	memset(t->nodes, 0, t->nnodes * (size_t)node_bytes);
+	/* nodes sit in shuffled order: each next is a load from anywhere */
+	for (i = 0; i < t->nnodes; i++)
+		slot[i] = i;
+	for (i = t->nnodes; i > 1; i--) {
+		j = rng() % i;
+		size_t tmp = slot[i - 1];
+
+		slot[i - 1] = slot[j];
+		slot[j] = tmp;
+	}
+	for (i = 0; i < m; i++) {
+		struct replay_node **link = &t->buckets[i].first;
+		int n;
+
+		for (n = 0; n < tpl[i].chain_len; n++) {
+			struct replay_node *node = node_at(t, slot[next_slot++]);
+
+			node->key = key++;
+			*link = node;
+			link = &node->next;
+		}
+		*link = NULL;
+	}
+	free(slot);
+	/* the lookup sequence: every template equally often, shuffled */
+	for (i = 0; i < nseq; i++) {
+		size_t b = i % m;
+		struct replay_node *pos = t->buckets[b].first;
+		int p;
+
+		t->seq[i].bucket = (uint32_t)b;
+		if (tpl[b].hit_pos) {
+			for (p = 1; p < tpl[b].hit_pos; p++)
+				pos = pos->next;
+			t->seq[i].key = pos->key;
+		} else {
+			t->seq[i].key = UINT64_MAX - i;     /* in no chain */
+		}
+	}
+	for (i = nseq; i > 1; i--) {
+		struct replay_lookup tmp;
+
+		j = rng() % i;
+		tmp = t->seq[i - 1];
+		t->seq[i - 1] = t->seq[j];
+		t->seq[j] = tmp;
+	}
+	return 0;
+}
+
+static void free_table(struct replay_table *t)
+{
+	free(t->buckets);
+	free(t->nodes);
+	free(t->seq);
+}
+
+/* The counting pass: what the timed walks actually walked. */
+static void count_walks(const struct replay_table *t, __u64 *walked_hist, __u64 *hits)
+{
+	size_t i;
+
+	*hits = 0;
+	for (i = 0; i < t->nseq; i++) {
+		const struct replay_node *pos = t->buckets[t->seq[i].bucket].first;
+		int n = 0;
+
+		for (; pos; pos = pos->next) {
+			n++;
+			if (pos->key == t->seq[i].key) {
+				(*hits)++;
+				break;
+			}
+		}
+		walked_hist[n > PFT_MAX_WALK ? PFT_MAX_WALK : n]++;
+	}
+}
+
+static double dist_mean(const struct replay_dist *d, double *hit_ratio)
+{
+	double total = 0, nodes = 0, hits = 0;
+	int i;
+
+	for (i = 0; i <= REPLAY_MAX_LEN; i++) {
+		total += d->hit_pos[i] + d->miss_len[i];
+		nodes += i * (d->hit_pos[i] + d->miss_len[i]);
+		hits += d->hit_pos[i];
+	}
+	*hit_ratio = total ? hits / total : 0;
+	return total ? nodes / total : 0;
+}
+
+static bool tsc_usable(void)
+{
+	char line[4096];
+	bool constant = false, nonstop = false;
+	FILE *f = fopen("/proc/cpuinfo", "r");
+
+	while (f && fgets(line, sizeof(line), f)) {
+		if (strncmp(line, "flags", 5))
+			continue;
+		constant = strstr(line, " constant_tsc") != NULL;
+		nonstop = strstr(line, " nonstop_tsc") != NULL;
+		break;
+	}
+	if (f)
+		fclose(f);
+	return constant && nonstop;
+}
+
+static double now_ticks(bool tsc)
+{
+	struct timespec ts;
+
+	if (tsc) {
+		unsigned long long t;
+
+		_mm_lfence();
+		t = __rdtsc();
+		_mm_lfence();
+		return (double)t;
+	}
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec * 1e9 + (double)ts.tv_nsec;
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return (x > y) - (x < y);
+}
+
+/* Median and a 95% interval of it, from order statistics. */
+struct estimate {
+	double median, lo, hi;
+};
+
+static struct estimate estimate(const double *v, int n)
+{
+	double s[256];
+	struct estimate e;
+	int k = (int)floor((n - 1.96 * sqrt(n)) / 2), i;
+
+	for (i = 0; i < n; i++)
+		s[i] = v[i];
+	qsort(s, (size_t)n, sizeof(double), cmp_double);
+	e.median = n % 2 ? s[n / 2] : (s[n / 2 - 1] + s[n / 2]) / 2;
+	if (k < 0)
+		k = 0;
+	e.lo = s[k];
+	e.hi = s[n - 1 - k];
+	return e;
+}
+
+static struct json_object *est_json(struct estimate e)
+{
+	struct json_object *o = json_object_new_object();
+
+	json_object_object_add(o, "median", json_object_new_double(e.median));
+	json_object_object_add(o, "lo", json_object_new_double(e.lo));
+	json_object_object_add(o, "hi", json_object_new_double(e.hi));
+	return o;
+}
+
+int cmd_replay(int argc, char **argv)
+{
+	static const struct option longopts[] = {
+		{ "target", required_argument, NULL, 't' },
+		{ "synthetic", required_argument, NULL, 'S' },
+		{ "cold", no_argument, NULL, 'c' },
+		{ "reps", required_argument, NULL, 'r' },
+		{ "output", required_argument, NULL, 'o' },
+		{ "format", required_argument, NULL, 'F' },
+		{ NULL, 0, NULL, 0 },
+	};
+	const char *target = NULL, *spec = NULL, *out = NULL, *run = NULL;
+	int c, reps = 21, r, o, cpu, rc;
+	bool cold = false, tsc;
+	enum out_format format = FORMAT_TEXT;
+	struct replay_dist d;
+	struct replay_template *tpl;
+	struct replay_table t;
+	double *samples[NOPTS], *ratios[NOPTS], req_hits, req_mean, llc;
+	__u64 walked[PFT_HIST_SLOTS] = { 0 }, hits;
+	size_t m, nseq;
+	char err[PFT_ERRLEN], *end;
+	struct json_object *rj, *opts;
+	struct estimate e[NOPTS], ratio[NOPTS];
+	cpu_set_t set;
+	long l;
+
+	optind = 1;
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, ":t:r:o:", longopts, NULL)) != -1) {
+		switch (c) {
+		case 't': target = optarg; break;
+		case 'S': spec = optarg; break;
+		case 'c': cold = true; break;
+		case 'o': out = optarg; break;
+		case 'r':
+			l = strtol(optarg, &end, 10);
+			if (end == optarg || *end || l < 5 || l > 255)
+				return bad("-r wants a number of repetitions from 5 to 255, not '%s'", optarg);
+			reps = (int)l;
+			break;
+		case 'F':
+			if (!strcmp(optarg, "text"))
+				format = FORMAT_TEXT;
+			else if (!strcmp(optarg, "json"))
+				format = FORMAT_JSON;
+			else
+				return bad("--format wants text or json, not '%s'", optarg);
+			break;
+		case ':':
+			return bad("option '%s' needs a value", argv[optind - 1]);
+		default:
+			return bad("unknown option '%s'", argv[optind - 1]);
+		}
+	}
+	if (optind < argc)
+		run = argv[optind++];
+	if (optind < argc || !!run == !!spec)
+		return bad("give one run file or --synthetic SPEC: pftrace replay RUN.json [-t FUNC] | "
+			   "pftrace replay --synthetic chain=1");
+	if (spec && target)
+		return bad("-t picks a target of a run file; --synthetic has none");
+	if (out && check_output_path(out, err, sizeof(err)))
+		return bad("%s", err);
+	rc = run ? dist_from_run(&d, run, target) : dist_from_spec(&d, spec);
+	if (rc)
+		return rc;
+
+	/*
+	 * Warm: 4096 buckets, the whole table in cache after the warm-up.
+	 * Cold: nodes spread over four times the last-level cache.
+	 */
+	llc = (double)sysconf(_SC_LEVEL3_CACHE_SIZE);
+	if (llc <= 0)
+		llc = 32 << 20;
+	req_mean = dist_mean(&d, &req_hits);
+	m = 4096;
+	if (cold) {
+		/* capped: a VM may report a host's huge LLC */
+		double bytes = fmin(4 * llc, (double)(REPLAY_COLD_MAX_MB << 20));
+
+		m = (size_t)(bytes / ((req_mean > 1 ? req_mean : 1) * d.node_bytes)) + 1;
+	}
+	/* every template equally often: a whole number of rounds */
+	nseq = (100000 + m - 1) / m * m;
+	tpl = calloc(m, sizeof(*tpl));
+	if (!tpl)
+		return bad("out of memory");
+	m = make_templates(&d, tpl, m);
+	if (build_table(&t, tpl, m, d.node_bytes, nseq)) {
+		free(tpl);
+		free_table(&t);
+		return bad("cannot allocate %zu nodes of %d bytes", t.nnodes, d.node_bytes);
+	}
+	t.nseq = nseq;
+	free(tpl);
+	count_walks(&t, walked, &hits);
+
+	/* one CPU, the one we are on: migrations would time the scheduler */
+	cpu = sched_getcpu();
+	CPU_ZERO(&set);
+	CPU_SET(cpu < 0 ? 0 : cpu, &set);
+	sched_setaffinity(0, sizeof(set), &set);
+	tsc = tsc_usable();
+	for (o = 0; o < NOPTS; o++) {
+		samples[o] = calloc((size_t)reps, sizeof(double));
+		ratios[o] = calloc((size_t)reps, sizeof(double));
+		opt_fn[o](t.buckets, t.seq, t.nseq);            /* warm-up */
+	}
+	for (r = 0; r < reps; r++) {
+		/* a rotating order: no option always runs first after another */
+		for (o = 0; o < NOPTS; o++) {
+			int which = (o + r) % NOPTS;
+			double t0 = now_ticks(tsc);
+			unsigned long found = opt_fn[which](t.buckets, t.seq, t.nseq);
+
+			samples[which][r] = (now_ticks(tsc) - t0) / (double)t.nseq;
+			if (found != hits) {
+				free_table(&t);
+				return bad("internal error: the %s walk found %lu of %llu", opt_key[which],
+					   found, (unsigned long long)hits);
+			}
+		}
+		for (o = 0; o < NOPTS; o++)
+			ratios[o][r] = samples[o][r] / samples[OPT_NONE][r];
+	}
+	for (o = 0; o < NOPTS; o++) {
+		e[o] = estimate(samples[o], reps);
+		ratio[o] = estimate(ratios[o], reps);
+	}
+
+	rj = json_object_new_object();
+	json_object_object_add(rj, "source", json_object_new_string(d.source));
+	json_object_object_add(rj, "traced", json_object_new_string(d.traced));
+	json_object_object_add(rj, "mode", json_object_new_string(cold ? "cold" : "warm"));
+	json_object_object_add(rj, "unit", json_object_new_string(tsc ? "tsc" : "ns"));
+	json_object_object_add(rj, "buckets", json_object_new_uint64(t.nbuckets));
+	json_object_object_add(rj, "nodes", json_object_new_uint64(t.nnodes));
+	json_object_object_add(rj, "node_bytes", json_object_new_int(d.node_bytes));
+	json_object_object_add(rj, "lookups_per_pass", json_object_new_uint64(t.nseq));
+	json_object_object_add(rj, "reps", json_object_new_int(reps));
+	{
+		struct json_object *req = json_object_new_object(), *got = json_object_new_object();
+		double got_nodes = 0;
+		int i;
+
+		for (i = 0; i < PFT_HIST_SLOTS; i++)
+			got_nodes += (double)i * (double)walked[i];
+		json_object_object_add(req, "mean_nodes", json_object_new_double(req_mean));
+		json_object_object_add(req, "hit_ratio", json_object_new_double(req_hits));
+		json_object_object_add(got, "mean_nodes", json_object_new_double(got_nodes / (double)t.nseq));
+		json_object_object_add(got, "hit_ratio", json_object_new_double((double)hits / (double)t.nseq));
+		json_object_object_add(got, "chain_walked", hist_json(walked, PFT_HIST_SLOTS));
+		json_object_object_add(rj, "requested", req);
+		json_object_object_add(rj, "counted", got);
+	}
+	opts = json_object_new_object();
+	for (o = 0; o < NOPTS; o++) {
+		struct json_object *oj = est_json(e[o]), *sj = json_object_new_array();
+
+		for (r = 0; r < reps; r++)
+			json_object_array_add(sj, json_object_new_double(samples[o][r]));
+		json_object_object_add(oj, "samples", sj);
+		if (o != OPT_NONE)
+			json_object_object_add(oj, "ratio_to_none", est_json(ratio[o]));
+		json_object_object_add(opts, opt_key[o], oj);
+	}
+	json_object_object_add(rj, "per_lookup", opts);
+
+	if (format == FORMAT_JSON) {
+		json_print(rj, stdout);
+	} else {
+		printf("pftrace replay: %s\n", d.source);
+		printf("  %s table: %zu buckets, %zu nodes of %d bytes (%.1f MB; last-level cache %.0f MB%s)\n",
+		       cold ? "cold" : "warm", t.nbuckets, t.nnodes, d.node_bytes,
+		       (double)t.nnodes * d.node_bytes / 1048576, llc / 1048576,
+		       cold && 4 * llc > (double)(REPLAY_COLD_MAX_MB << 20) ? ", cold tables capped at 256 MB" : "");
+		printf("  replayed: %zu lookups a pass, %.3f nodes walked each (asked %.3f), %.2f%% hits (asked %.2f%%)\n",
+		       t.nseq, json_object_get_double(json_object_object_get(json_object_object_get(rj, "counted"), "mean_nodes")),
+		       req_mean, 100.0 * (double)hits / (double)t.nseq, 100 * req_hits);
+		printf("  %s per lookup, median of %d passes [95%% interval]:\n",
+		       tsc ? "TSC ticks" : "nanoseconds", reps);
+		for (o = 0; o < NOPTS; o++) {
+			printf("    %-34s %8.2f [%.2f, %.2f]", opt_text[o], e[o].median, e[o].lo, e[o].hi);
+			if (o != OPT_NONE)
+				printf("   %.3fx [%.3f, %.3f] of no prefetch%s", ratio[o].median, ratio[o].lo,
+				       ratio[o].hi, ratio[o].lo <= 1 && ratio[o].hi >= 1 ? ", within noise" : "");
+			printf("\n");
+		}
+	}
+	rc = 0;
+	if (out) {
+		struct json_object *doc = NULL;
+
+		/* into a run file: its JSON kept whole, "replay" added */
+		if (run && !strcmp(out, run))
+			doc = json_object_from_file(run);
+		if (!doc) {
+			doc = json_object_new_object();
+			json_object_object_add(doc, "tool", json_object_new_string("pftrace"));
+			json_object_object_add(doc, "version", json_object_new_string(PFTRACE_VERSION));
+			json_object_object_add(doc, "schema", json_object_new_int(1));
+		}
+		json_object_object_add(doc, "replay", json_object_get(rj));
+		if (json_write_file(doc, out, err, sizeof(err))) {
+			fprintf(stderr, "pftrace: %s\n", err);
+			rc = 1;
+		}
+		json_object_put(doc);
+	}
+	json_object_put(rj);
+	for (o = 0; o < NOPTS; o++) {
+		free(samples[o]);
+		free(ratios[o]);
+	}
+	free_table(&t);
+	return rc;
+}
