@@ -34,8 +34,8 @@ CFLAGS := -g -O2 -std=gnu11 -Wall -Wextra -Werror -Wno-unused-parameter \
 BPF_CFLAGS := -g -O2 -target bpf -D__TARGET_ARCH_x86 -Wall -Werror \
 	-Ivmlinux -Ibpf
 # One static binary: what an engineer copies onto a production box.
-STATIC_LIBS := -lbpf -lelf -ljson-c -lz -lzstd -lm
-TEST_LIBS := -lbpf -lelf -ljson-c -lz -lzstd -lm -lcmocka
+STATIC_LIBS := -lbpf -lelf -ljson-c -lcapstone -lpfm -lz -lzstd -lm
+TEST_LIBS := -lbpf -lelf -ljson-c -lcapstone -lpfm -lz -lzstd -lm -lcmocka
 
 BPF_SRCS := $(wildcard bpf/*.bpf.c)
 BPF_OBJS := $(patsubst bpf/%.bpf.c,$(OUTPUT)/%.bpf.o,$(BPF_SRCS))
@@ -112,12 +112,12 @@ unit: $(UNIT_BINS) $(TOOLS) $(BPF_OBJS) pftrace
 FUZZ_SECONDS ?= 20
 FUZZ_SRCS := tests/fuzz/fuzz_runfile.c user/runfile.c user/aggregate.c user/hist.c \
 	user/stats.c user/report_text.c user/report_json.c user/report_openmetrics.c \
-	user/cmd_report.c user/output.c
+	user/cmd_report.c user/output.c user/annotate.c user/disasm.c user/sampling.c user/ktext.c user/kernel.c
 $(OUTPUT)/fuzz/fuzz_runfile: $(FUZZ_SRCS) $(wildcard user/*.h) bpf/pftrace.h
 	$(call msg,FUZZ,$@)
 	$(Q)mkdir -p $(dir $@)
 	$(Q)$(CLANG) -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all \
-		-D_GNU_SOURCE -DPFTRACE_VERSION='"$(VERSION)"' $(INCLUDES) $(FUZZ_SRCS) -ljson-c -lm -o $@
+		-D_GNU_SOURCE -DPFTRACE_VERSION='"$(VERSION)"' $(INCLUDES) $(FUZZ_SRCS) -lbpf -lelf -ljson-c -lcapstone -lpfm -lz -lzstd -lm -o $@
 
 fuzz: $(OUTPUT)/fuzz/fuzz_runfile
 	$(Q)tests/fuzz/run $< $(FUZZ_SECONDS)

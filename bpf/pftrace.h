@@ -50,6 +50,24 @@ struct ksym_batch {
 	__u64 addr[PFT_KSYM_BATCH];          /* 0: not found */
 };
 
+/* One read of kernel text by bpf/ktext.bpf.c. */
+#define PFT_KTEXT_CHUNK 65536
+struct ktext_req {
+	__u64 addr;
+	__u32 len;
+	__s32 err;                  /* bpf_probe_read_kernel()'s result */
+};
+
+/* Sampling (bpf/sample.bpf.c): per-CPU counts, and IPs kept in a map. */
+#define PFT_SAMPLE_RANGES 8
+#define PFT_SAMPLE_IPS 65536
+struct sample_counts {
+	__u64 total;                /* every sample */
+	__u64 kernel;               /* interrupted in the kernel */
+	__u64 kept;                 /* in a traced function (or any kernel, kernel-wide) */
+	__u64 dropped;              /* kept but the IP map was full */
+};
+
 /* The AVC's bucket function (rodata "avc_hash"), per kernel version. */
 enum pft_avc_hash {
 	PFT_AVC_HASH_XOR = 0,       /* up to 6.18: ssid ^ tsid<<2 ^ tclass<<4 */

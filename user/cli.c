@@ -19,6 +19,7 @@ void print_usage(FILE *f)
 "       pftrace diff BEFORE.json AFTER.json\n"
 "       pftrace merge RUN.json... [-o FILE] [--format json|openmetrics]\n"
 "       pftrace replay RUN.json [-t FUNC] | --synthetic SPEC [--cold] [-r N] [-o FILE]\n"
+"       pftrace sites [-f FUNC]... [-d SECONDS] [-e EVENT] [-F HZ] [-- COMMAND...]\n"
 "       pftrace --version\n"
 "\n"
 "Measures hash-chain walks of a kernel lookup function while it runs:\n"
@@ -36,6 +37,10 @@ void print_usage(FILE *f)
 "                          of one CPU (measured each second)\n"
 "      --btf FILE          kernel BTF to use instead of /sys/kernel/btf/vmlinux\n"
 "      --dry-run           print the attach plan and exit\n"
+"  -e, --event EVENT       sample EVENT beside the walks (default cycles; cpu-clock\n"
+"                          where there is no PMU; perf names or libpfm4's)\n"
+"  -F, --freq HZ           samples per second and CPU (default 999)\n"
+"      --no-samples        walks only\n"
 "  -C  KEY=VALUE           rare knobs: attach=fexit|kprobe\n"
 "  -v, --verbose           explain the plan, show libbpf's messages\n"
 "  -h, --help              this text\n"
@@ -132,7 +137,7 @@ const char *knob_get(const struct trace_opts *o, const char *key)
 	return NULL;
 }
 
-enum { OPT_FORMAT = 256, OPT_BTF, OPT_DRY_RUN, OPT_SAMPLE, OPT_MAX_OVERHEAD };
+enum { OPT_FORMAT = 256, OPT_BTF, OPT_DRY_RUN, OPT_SAMPLE, OPT_MAX_OVERHEAD, OPT_NO_SAMPLES };
 
 static void record_cmdline(struct trace_opts *o, int argc, char **argv)
 {
@@ -157,6 +162,9 @@ int parse_trace_opts(int argc, char **argv, struct trace_opts *o)
 		{ "dry-run", no_argument, NULL, OPT_DRY_RUN },
 		{ "sample", required_argument, NULL, OPT_SAMPLE },
 		{ "max-overhead", required_argument, NULL, OPT_MAX_OVERHEAD },
+		{ "event", required_argument, NULL, 'e' },
+		{ "freq", required_argument, NULL, 'F' },
+		{ "no-samples", no_argument, NULL, OPT_NO_SAMPLES },
 		{ "verbose", no_argument, NULL, 'v' },
 		{ "help", no_argument, NULL, 'h' },
 		{ "version", no_argument, NULL, 'V' },
@@ -168,10 +176,12 @@ int parse_trace_opts(int argc, char **argv, struct trace_opts *o)
 
 	memset(o, 0, sizeof(*o));
 	o->sample_every = 1;
+	o->event = "cycles";
+	o->sample_hz = 999;
 	record_cmdline(o, argc, argv);
 	optind = 1;
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, "+:f:d:i:o:C:vhV", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "+:f:d:i:o:C:e:F:vhV", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'f':
 			if (o->nfunctions == PFT_MAX_TARGETS)
@@ -213,6 +223,18 @@ int parse_trace_opts(int argc, char **argv, struct trace_opts *o)
 			    o->max_overhead_pct <= 0 || o->max_overhead_pct > 100)
 				return bad("--max-overhead wants a percentage of one CPU "
 					   "(0 < PCT <= 100), not '%s'", optarg);
+			break;
+		case 'e':
+			o->event = optarg;
+			break;
+		case 'F':
+			n = strtol(optarg, &end, 10);
+			if (end == optarg || *end)
+				return bad("-F wants samples per second, not '%s'", optarg);
+			o->sample_hz = n;
+			break;
+		case OPT_NO_SAMPLES:
+			o->no_samples = true;
 			break;
 		case 'C':
 			if (parse_knob(o, optarg))

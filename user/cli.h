@@ -35,6 +35,9 @@ struct trace_opts {
 	const char *output_path;  /* -o: JSON run file */
 	unsigned int sample_every;
 	double max_overhead_pct;  /* --max-overhead: 0 = no cap */
+	const char *event;        /* -e: what to sample beside the walks */
+	long sample_hz;           /* -F */
+	bool no_samples;          /* --no-samples */
 	bool dry_run;
 	struct knob knobs[PFT_MAX_KNOBS];
 	int nknobs;

@@ -110,6 +110,17 @@ void report_commit_text(FILE *f, const struct run_report *r)
 			 (unsigned long long)p->issued, (unsigned long long)p->null,
 			 pct(p->null, p->issued), (unsigned long long)p->nonnull_only);
 		field(f, "Prefetch:", buf);
+		if (r->samples && t->profile) {
+			snprintf(buf, sizeof(buf), "%llu of %llu %s samples (%.2f%%) in %s; %s%s%s",
+				 (unsigned long long)t->profile->samples,
+				 (unsigned long long)r->samples->counts.total, r->samples->event,
+				 pct(t->profile->samples, r->samples->counts.total), t->traced,
+				 t->profile->nprefetch ? "it holds prefetch instructions" :
+							 "no prefetch instruction in it",
+				 r->samples->fallback ? "; cpu-clock: no hardware PMU for " : "",
+				 r->samples->fallback ? r->samples->asked : "");
+			field(f, "Samples:", buf);
+		}
 	}
 	if (r->replay.present) {
 		const struct replay_summary *rs = &r->replay;

@@ -466,3 +466,85 @@ const char *kerr_str(int err)
 		return strerror(err);
 	}
 }
+
+static int kfunc_cmp(const void *a, const void *b)
+{
+	const struct kfunc *x = a, *y = b;
+
+	return (x->addr > y->addr) - (x->addr < y->addr);
+}
+
+int kfuncs_load(struct kfunc **out)
+{
+	char line[512], *sym, type;
+	unsigned long a;
+	struct kfunc *v = NULL, *nv;
+	int n = 0, cap = 0, i;
+	FILE *f = kallsyms_open();
+
+	*out = NULL;
+	if (!f)
+		return -errno;
+	while (fgets(line, sizeof(line), f)) {
+		/* module symbols end in "\t[module]": core text only */
+		if (strchr(line, '[') || !kallsyms_split(line, &a, &type, &sym))
+			continue;
+		if ((type != 't' && type != 'T') || !a)
+			continue;
+		if (n == cap) {
+			cap = cap ? cap * 2 : 65536;
+			nv = realloc(v, (size_t)cap * sizeof(*v));
+			if (!nv) {
+				kfuncs_free(v, n);
+				fclose(f);
+				return -ENOMEM;
+			}
+			v = nv;
+		}
+		v[n].addr = a;
+		v[n].name = strdup(sym);
+		n++;
+	}
+	fclose(f);
+	qsort(v, (size_t)n, sizeof(*v), kfunc_cmp);
+	for (i = 0; i < n; i++)
+		v[i].size = i + 1 < n ? v[i + 1].addr - v[i].addr : 0;
+	*out = v;
+	return n;
+}
+
+void kfuncs_free(struct kfunc *f, int n)
+{
+	int i;
+
+	for (i = 0; i < n; i++)
+		free(f[i].name);
+	free(f);
+}
+
+const struct kfunc *kfunc_at(const struct kfunc *f, int n, unsigned long addr)
+{
+	int lo = 0, hi = n - 1;
+
+	while (lo <= hi) {
+		int mid = (lo + hi) / 2;
+
+		if (addr < f[mid].addr)
+			hi = mid - 1;
+		else if (addr >= f[mid].addr + f[mid].size)
+			lo = mid + 1;
+		else
+			return &f[mid];
+	}
+	return NULL;
+}
+
+const struct kfunc *kfunc_named(const struct kfunc *f, int n, const char *name)
+{
+	int i;
+
+	for (i = 0; i < n; i++)
+		if (!strcmp(f[i].name, name))
+			return &f[i];
+	return NULL;
+}

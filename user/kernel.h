@@ -64,6 +64,24 @@ bool ksym_address_prefix(const char *prefix, const char *types, unsigned long *a
  */
 int ftrace_traceable(const char *func);
 
+/* A kernel function from kallsyms: its address and its size up to the next symbol. */
+struct kfunc {
+	unsigned long addr;
+	unsigned long size;
+	char *name;
+};
+
+/*
+ * Every core-kernel text symbol ('t', 'T'), sorted by address; sizes
+ * run to the next symbol. Returns the count (the array in *out, free
+ * with kfuncs_free) or -errno.
+ */
+int kfuncs_load(struct kfunc **out);
+void kfuncs_free(struct kfunc *f, int n);
+/* The function holding ADDR, or NULL. */
+const struct kfunc *kfunc_at(const struct kfunc *f, int n, unsigned long addr);
+const struct kfunc *kfunc_named(const struct kfunc *f, int n, const char *name);
+
 bool selinux_active(char *why, size_t whylen);
 
 /*

@@ -16,6 +16,7 @@
 #include "replay.h"
 #include "runtools.h"
 #include "session.h"
+#include "sites.h"
 
 static const struct {
 	const char *name;
@@ -27,6 +28,7 @@ static const struct {
 	{ "diff", cmd_diff },
 	{ "merge", cmd_merge },
 	{ "replay", cmd_replay },
+	{ "sites", cmd_sites },
 };
 
 int main(int argc, char **argv)

@@ -10,7 +10,9 @@
 #include <stdbool.h>
 #include <stdio.h>
 #include "aggregate.h"
+#include "annotate.h"
 #include "cli.h"
+#include "sampling.h"
 
 #define PFT_SCHEMA_VERSION 1
 
@@ -28,6 +30,7 @@ struct target_report {
 	unsigned int sample_every;
 	struct chain_stats stats;
 	struct walk_summary sum;
+	const struct function_profile *profile;   /* samples on its code, or NULL */
 	/* BPF run time of this target's programs (BPF_ENABLE_STATS) */
 	bool overhead_known;
 	__u64 run_time_ns;
@@ -66,6 +69,8 @@ struct run_report {
 	int merged_runs;         /* > 1: the sum of that many runs (pftrace merge) */
 	const char *bpf_stats;   /* "" when run times were measured, else why not */
 	struct replay_summary replay;
+	const struct sample_result *samples;      /* NULL: not sampled */
+	const char *sampling_off;                 /* why not, when asked */
 	double startup_ms;       /* process start to every program attached */
 	long peak_rss_kb;
 };

@@ -13,7 +13,8 @@
 #define add(obj, key, val) json_object_object_add((obj), (key), (val))
 #define u64(v) json_object_new_uint64(v)
 
-static struct json_object *target_json(const struct target_report *t, double duration_s)
+static struct json_object *target_json(const struct target_report *t, double duration_s,
+				       const struct sample_result *samples)
 {
 	const struct chain_stats *s = &t->stats;
 	const struct walk_summary *w = &t->sum;
@@ -99,6 +100,8 @@ static struct json_object *target_json(const struct target_report *t, double dur
 	add(pm, "none", u64(w->prefetch.none));
 	add(pm, "exact", json_object_new_boolean(w->prefetch.exact));
 	add(o, "prefetch_model", pm);
+	if (samples && t->profile)
+		add(o, "samples", profile_json(t->profile, samples));
 	return o;
 }
 
@@ -149,9 +152,27 @@ struct json_object *render_json(const struct run_report *r)
 		add(cmd, "exit_status", json_object_new_int(r->child_exit));
 		add(root, "workload", cmd);
 	}
+	if (r->samples) {
+		const struct sample_result *sr = r->samples;
+		struct json_object *smp = json_object_new_object();
+
+		add(smp, "event", json_object_new_string(sr->event));
+		add(smp, "asked", json_object_new_string(sr->asked));
+		add(smp, "fallback", json_object_new_boolean(sr->fallback));
+		add(smp, "note", json_object_new_string(sr->note));
+		add(smp, "freq", json_object_new_int(sr->freq));
+		add(smp, "cpus", json_object_new_int(sr->cpus));
+		add(smp, "total", u64(sr->counts.total));
+		add(smp, "kernel", u64(sr->counts.kernel));
+		add(smp, "in_traced", u64(sr->counts.kept));
+		add(smp, "dropped", u64(sr->counts.dropped));
+		add(root, "sampling", smp);
+	} else if (r->sampling_off) {
+		add(root, "sampling", NULL);
+	}
 	targets = json_object_new_array();
 	for (i = 0; i < r->ntargets; i++)
-		json_object_array_add(targets, target_json(&r->targets[i], r->duration_s));
+		json_object_array_add(targets, target_json(&r->targets[i], r->duration_s, r->samples));
 	add(root, "targets", targets);
 	return root;
 }

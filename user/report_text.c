@@ -147,6 +147,14 @@ void render_target_text(FILE *f, const struct target_report *t, double duration_
 	render_prefetch_model(f, t);
 }
 
+static void render_samples(FILE *f, const struct target_report *t, const struct run_report *r)
+{
+	if (!r->samples || !t->profile)
+		return;
+	fputc('\n', f);
+	render_profile_text(f, t->profile, r->samples);
+}
+
 void render_text(FILE *f, const struct run_report *r)
 {
 	int i;
@@ -161,9 +169,13 @@ void render_text(FILE *f, const struct run_report *r)
 		fprintf(f, "overhead not measured: %s\n", r->bpf_stats);
 	if (r->child_command)
 		fprintf(f, "command: %s (exit %d)\n", r->child_command, r->child_exit);
+	if (r->sampling_off && r->sampling_off[0])
+		fprintf(f, "not sampled: %s\n", r->sampling_off);
 	for (i = 0; i < r->ntargets; i++) {
 		fputc('\n', f);
 		render_target_text(f, &r->targets[i], r->duration_s);
+		if (r->targets[i].sum.self_check_ok)
+			render_samples(f, &r->targets[i], r);
 	}
 	fflush(f);
 }

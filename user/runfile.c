@@ -180,6 +180,18 @@ static int read_target(struct reader *r, struct json_object *t, int idx)
 		    get_count(r, v, "overhead", "recursion_misses", false, &tr->recursion_misses))
 			return -1;
 	}
+	v = member(t, "samples");
+	if (v && json_object_is_type(v, json_type_object)) {
+		struct function_profile *p = &r->rf->profiles[idx];
+		struct json_object *pf = member(v, "prefetch");
+
+		snprintf(p->name, sizeof(p->name), "%s", tr->traced);
+		p->samples = (__u64)get_number(v, "samples");
+		p->size = (unsigned long)get_number(v, "size");
+		p->nprefetch = pf && json_object_is_type(pf, json_type_array) ?
+			       (int)json_object_array_length(pf) : 0;
+		tr->profile = p;
+	}
 	report_finish_target(tr);
 	return 0;
 }
@@ -300,6 +312,17 @@ int runfile_parse(const char *text, size_t len, const char *name, struct run_fil
 	}
 	if ((v = member(root, "replay")) && read_replay(&r, v))
 		goto out;
+	if ((v = member(root, "sampling")) && json_object_is_type(v, json_type_object)) {
+		struct sample_result *sr = &rf->samples;
+
+		snprintf(sr->event, sizeof(sr->event), "%s", get_string(&r, v, "event"));
+		snprintf(sr->asked, sizeof(sr->asked), "%s", get_string(&r, v, "asked"));
+		snprintf(sr->note, sizeof(sr->note), "%s", get_string(&r, v, "note"));
+		sr->fallback = member(v, "fallback") && json_object_get_boolean(member(v, "fallback"));
+		sr->counts.total = (__u64)get_number(v, "total");
+		sr->counts.kernel = (__u64)get_number(v, "kernel");
+		rf->rep.samples = sr;
+	}
 	rc = 0;
 out:
 	json_object_put(root);

@@ -17,6 +17,8 @@ struct run_file {
 	char *strings[96];      /* owned copies the report points into */
 	int nstrings;
 	bool has_histograms[PFT_MAX_TARGETS];  /* withheld after a failed self-check */
+	struct sample_result samples;          /* the sampling summary, if any */
+	struct function_profile profiles[PFT_MAX_TARGETS];  /* counts only, no code */
 };
 
 /* 0, or -1 with one line (naming the file) in err. */

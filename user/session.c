@@ -14,14 +14,18 @@
 #include <string.h>
 #include <sys/resource.h>
 #include <sys/wait.h>
+#include <linux/perf_event.h>
 #include <time.h>
 #include <unistd.h>
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
 #include <json-c/json.h>
 
+#include "annotate.h"
+#include "ktext.h"
 #include "output.h"
 #include "report.h"
+#include "sampling.h"
 #include "session.h"
 #include "targets.h"
 
@@ -29,6 +33,13 @@ static double process_start_s;
 
 struct session {
 	const struct trace_opts *opts;
+	struct sampler *sampler;
+	struct sample_result samples;
+	bool sampled;
+	char sampling_off[PFT_ERRLEN];
+	struct kfunc *funcs;
+	int nfuncs;
+	struct function_profile profiles[PFT_MAX_TARGETS];
 	int stats_fd;            /* BPF_ENABLE_STATS, held for this session only */
 	char stats_why[PFT_ERRLEN];
 	struct kernel_facts kf;
@@ -403,6 +414,66 @@ static void note_phase(const struct trace_opts *o, const char *phase, double *si
 	*since = now;
 }
 
+/*
+ * Sampling beside the walks, on the traced functions' code. Started
+ * once every target is attached (its kallsyms pass is not start-up
+ * cost of the trace); a failure turns sampling off, with a reason,
+ * never the trace.
+ */
+static void start_sampling(struct session *s)
+{
+	unsigned long ranges[PFT_SAMPLE_RANGES][2];
+	char err[PFT_ERRLEN];
+	int i, n = 0;
+
+	s->nfuncs = kfuncs_load(&s->funcs);
+	if (s->nfuncs <= 0) {
+		snprintf(s->sampling_off, sizeof(s->sampling_off), "cannot read /proc/kallsyms");
+		s->nfuncs = 0;
+		return;
+	}
+	for (i = 0; i < s->ntargets && n < PFT_SAMPLE_RANGES; i++) {
+		const struct kfunc *f = kfunc_named(s->funcs, s->nfuncs, s->targets[i].recipe->traced);
+
+		if (f) {
+			ranges[n][0] = f->addr;
+			ranges[n][1] = f->addr + f->size;
+			n++;
+		}
+	}
+	s->sampler = sampler_start(s->opts->event, (int)s->opts->sample_hz, ranges, n, err, sizeof(err));
+	if (!s->sampler)
+		snprintf(s->sampling_off, sizeof(s->sampling_off), "%s", err);
+}
+
+/* After detach: the samples, laid on each traced function's code. */
+static void finish_sampling(struct session *s)
+{
+	char err[PFT_ERRLEN];
+	struct ktext *kt;
+	int i;
+
+	if (!s->sampler)
+		return;
+	sampler_finish(s->sampler, &s->samples);
+	sampler_free(s->sampler);
+	s->sampler = NULL;
+	s->sampled = true;
+	kt = ktext_open(KTEXT_AUTO, NULL, err, sizeof(err));
+	for (i = 0; i < s->ntargets; i++) {
+		const struct kfunc *f = kfunc_named(s->funcs, s->nfuncs, s->targets[i].recipe->traced);
+
+		if (!f)
+			snprintf(s->profiles[i].error, sizeof(s->profiles[i].error),
+				 "%s not in /proc/kallsyms", s->targets[i].recipe->traced);
+		else if (!kt)
+			snprintf(s->profiles[i].error, sizeof(s->profiles[i].error), "%s", err);
+		else
+			profile_function(f, kt, &s->samples, &s->profiles[i]);
+	}
+	ktext_close(kt);
+}
+
 static void print_plan(const struct session *s, FILE *f, bool dry_run)
 {
 	int i;
@@ -444,6 +515,15 @@ int run_trace(const struct trace_opts *o)
 	s->stats_fd = -1;
 	setup_libbpf_logging(o->common.verbose);
 
+	if (!o->no_samples) {
+		struct perf_event_attr attr;
+
+		if (sample_event_parse(o->event, &attr, err, sizeof(err)) ||
+		    sample_freq_check(o->sample_hz, err, sizeof(err))) {
+			fprintf(stderr, "pftrace: %s\n", err);
+			return 2;
+		}
+	}
 	if (geteuid() != 0) {
 		fprintf(stderr, "pftrace: tracing needs root (CAP_BPF, CAP_PERFMON and "
 			"CAP_SYS_ADMIN); run it with sudo\n");
@@ -510,6 +590,10 @@ int run_trace(const struct trace_opts *o)
 		}
 		note_phase(o, s->targets[i].recipe->traced, &phase_start);
 	}
+	/* start-up ends here: every target attached */
+	rep_startup_ms = (now_s() - process_start_s) * 1000;
+	if (!o->no_samples)
+		start_sampling(s);
 	if (o->command && start_child(s, &orig_mask, err, sizeof(err))) {
 		fprintf(stderr, "pftrace: %s\n", err);
 		rc = 2;
@@ -521,7 +605,6 @@ int run_trace(const struct trace_opts *o)
 
 	wall_start = time(NULL);
 	start = now_s();
-	rep_startup_ms = (start - process_start_s) * 1000;
 	deadline = o->duration_s ? start + o->duration_s : INFINITY;
 	next_tick = o->interval_s ? start + o->interval_s : INFINITY;
 	if (o->max_overhead_pct) {
@@ -583,6 +666,7 @@ int run_trace(const struct trace_opts *o)
 	/* Detach first: the counts read afterwards are final and consistent. */
 	for (i = 0; i < s->ntargets; i++)
 		target_detach(&s->targets[i]);
+	finish_sampling(s);
 	if (s->child > 0) {
 		kill(s->child, SIGTERM);
 		waitpid(s->child, &status, 0);
@@ -609,8 +693,13 @@ int run_trace(const struct trace_opts *o)
 	for (i = 0; i < s->ntargets; i++) {
 		read_stats(s, &s->targets[i], &fin);
 		fill_target_report(&rep->targets[rep->ntargets], &s->targets[i], &fin);
-		fill_overhead(&rep->targets[rep->ntargets++], s, &s->targets[i]);
+		fill_overhead(&rep->targets[rep->ntargets], s, &s->targets[i]);
+		if (s->sampled)
+			rep->targets[rep->ntargets].profile = &s->profiles[i];
+		rep->ntargets++;
 	}
+	rep->samples = s->sampled ? &s->samples : NULL;
+	rep->sampling_off = o->no_samples ? NULL : s->sampling_off;
 	rep->bpf_stats = s->stats_fd >= 0 ? "" : s->stats_why;
 	report_set_machine(rep);
 	rep->startup_ms = rep_startup_ms;
@@ -633,6 +722,11 @@ out:
 		target_free(&s->targets[i]);
 	free(s->percpu_buf);
 	free(rep);
+	sampler_free(s->sampler);
+	sample_result_free(&s->samples);
+	for (i = 0; i < s->ntargets; i++)
+		profile_free(&s->profiles[i]);
+	kfuncs_free(s->funcs, s->nfuncs);
 	if (s->stats_fd >= 0)
 		close(s->stats_fd);
 	kernel_facts_free(&s->kf);

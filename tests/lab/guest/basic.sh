@@ -39,6 +39,19 @@ kill "$loop"
 wait "$loop" 2>/dev/null
 emit capped.json /tmp/capped.json
 
+# perf samples and the prefetch census
+case_ sites_all pftrace sites --format json
+case_ sites_avc pftrace sites -f avc_lookup --format json
+case_ sites_sampled pftrace sites -d 1 --format json -- avc-load -t 8 -D user_t -r 3000
+case_ nocall pftrace -f avc_lookup -F 4999 --format json -- \
+	sh -c 'i=0; while [ $i -lt 100000 ]; do i=$((i + 1)); done'
+case_ bad_event pftrace -f avc_lookup -e no-such-event -d 1
+case_ bad_freq pftrace -f avc_lookup -F 0 -d 1
+# an unreadable kcore: nothing but /dev/null behind it
+mount --bind /dev/null /proc/kcore
+case_ no_kcore pftrace sites --text-from kcore
+umount /proc/kcore
+
 # SIGKILL: nothing runs to clean up, the kernel must drop the links
 pftrace -f avc_lookup >/dev/null 2>/tmp/kill.err &
 pid=$!

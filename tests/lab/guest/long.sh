@@ -6,7 +6,7 @@
 echo 16384 >/sys/fs/selinux/avc/cache_threshold
 load="avc-load -t 1500 -p lt -D ld0,ld1,ld2,ld3 -r 6"
 # shellcheck disable=SC2086
-bracketed long_int INT -f avc_has_perm_noaudit -- $load
+bracketed long_int INT -f avc_has_perm_noaudit -F 4999 -- $load
 cat /sys/fs/selinux/avc/hash_stats >/tmp/hash_stats
 emit hash_stats /tmp/hash_stats
 

@@ -1,0 +1,193 @@
+// SPDX-License-Identifier: GPL-2.0
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <json-c/json.h>
+
+#include "annotate.h"
+#include "disasm.h"
+#include "ktext.h"
+#include "sampling.h"
+
+/* kallsyms sizes run to the next symbol: a few bogus ones are huge */
+#define MAX_FUNCTION_BYTES (1 << 20)
+
+void hex_bytes(char *buf, size_t len, const __u8 *b, int n)
+{
+	size_t used = 0;
+	int i;
+
+	buf[0] = '\0';
+	for (i = 0; i < n && used + 3 < len; i++)
+		used += (size_t)snprintf(buf + used, len - used, "%s%02x", i ? " " : "", b[i]);
+}
+
+int profile_function(const struct kfunc *f, struct ktext *kt, const struct sample_result *r,
+		     struct function_profile *out)
+{
+	struct insn *insns = NULL;
+	unsigned long size = f->size > MAX_FUNCTION_BYTES ? MAX_FUNCTION_BYTES : f->size;
+	__u8 *code;
+	int n, i, rc;
+
+	memset(out, 0, sizeof(*out));
+	snprintf(out->name, sizeof(out->name), "%s", f->name);
+	out->addr = f->addr;
+	out->size = size;
+	if (r)
+		out->samples = samples_in(r, f->addr, f->addr + size);
+	code = malloc(size ? size : 1);
+	if (!code)
+		return -ENOMEM;
+	rc = ktext_read(kt, f->addr, code, size);
+	if (rc) {
+		snprintf(out->error, sizeof(out->error), "%s: text unreadable (%s)", f->name,
+			 kerr_str(rc));
+		free(code);
+		return rc;
+	}
+	n = disasm(code, size, f->addr, &insns);
+	free(code);
+	if (n < 0) {
+		snprintf(out->error, sizeof(out->error), "%s: cannot decode", f->name);
+		return -EINVAL;
+	}
+	out->insns = calloc((size_t)(n ? n : 1), sizeof(*out->insns));
+	if (!out->insns) {
+		free(insns);
+		return -ENOMEM;
+	}
+	for (i = 0; i < n; i++) {
+		struct annotated_insn *a = &out->insns[i];
+
+		a->offset = insns[i].addr - f->addr;
+		snprintf(a->text, sizeof(a->text), "%s%s%s", insns[i].mnemonic,
+			 insns[i].operands[0] ? " " : "", insns[i].operands);
+		hex_bytes(a->bytes, sizeof(a->bytes), insns[i].bytes, insns[i].size);
+		a->prefetch = insns[i].prefetch;
+		a->samples = r ? samples_at(r, insns[i].addr) : 0;
+		out->nprefetch += a->prefetch;
+	}
+	out->ninsns = n;
+	free(insns);
+	return 0;
+}
+
+void profile_free(struct function_profile *p)
+{
+	free(p->insns);
+	p->insns = NULL;
+	p->ninsns = 0;
+}
+
+static double share(__u64 part, __u64 whole)
+{
+	return whole ? 100.0 * (double)part / (double)whole : 0;
+}
+
+/* indexes of the hottest instructions, hottest first */
+static int hottest(const struct function_profile *p, int *idx, int max)
+{
+	int n = 0, i, j;
+
+	for (i = 0; i < p->ninsns; i++) {
+		__u64 s = p->insns[i].samples;
+
+		if (!s)
+			continue;
+		if (n < max)
+			n++;
+		else if (s <= p->insns[idx[max - 1]].samples)
+			continue;
+		for (j = n - 1; j > 0 && p->insns[idx[j - 1]].samples < s; j--)
+			idx[j] = idx[j - 1];
+		idx[j] = i;
+	}
+	return n;
+}
+
+void render_profile_text(FILE *f, const struct function_profile *p, const struct sample_result *r)
+{
+	int idx[PFT_HOTTEST], n, i;
+
+	if (p->error[0]) {
+		fprintf(f, "  samples: %s\n", p->error);
+		return;
+	}
+	fprintf(f, "  samples     %12llu  of %llu %s samples (%.2f%%) landed in %s\n",
+		(unsigned long long)p->samples, (unsigned long long)r->counts.total, r->event,
+		share(p->samples, r->counts.total), p->name);
+	if (r->fallback)
+		fprintf(f, "              (%s)\n", r->note);
+	n = hottest(p, idx, PFT_HOTTEST);
+	if (n) {
+		fprintf(f, "     percent : offset : instruction   (hottest, of the function's samples)\n");
+		for (i = 0; i < n; i++) {
+			const struct annotated_insn *a = &p->insns[idx[i]];
+
+			fprintf(f, "     %6.2f%% : %#6lx : %s%s\n", share(a->samples, p->samples),
+				a->offset, a->text, a->prefetch ? "   <- prefetch" : "");
+		}
+	}
+	if (!p->nprefetch) {
+		fprintf(f, "  %s has no prefetch instruction: today's hlist walks do not prefetch\n",
+			p->name);
+		return;
+	}
+	fprintf(f, "  prefetch instructions (a stall shows on the instruction after one, by skid):\n");
+	for (i = 0; i < p->ninsns; i++) {
+		const struct annotated_insn *a = &p->insns[i], *next = i + 1 < p->ninsns ? a + 1 : NULL;
+
+		if (!a->prefetch)
+			continue;
+		fprintf(f, "     %6.2f%% : %#6lx : %s   next %#lx: %.2f%%\n", share(a->samples, p->samples),
+			a->offset, a->text, next ? next->offset : 0, next ? share(next->samples, p->samples) : 0);
+	}
+}
+
+struct json_object *profile_json(const struct function_profile *p, const struct sample_result *r)
+{
+	struct json_object *o = json_object_new_object(), *hot, *pf;
+	int idx[PFT_HOTTEST], n, i;
+
+	json_object_object_add(o, "function", json_object_new_string(p->name));
+	json_object_object_add(o, "size", json_object_new_uint64(p->size));
+	if (p->error[0]) {
+		json_object_object_add(o, "error", json_object_new_string(p->error));
+		return o;
+	}
+	json_object_object_add(o, "samples", json_object_new_uint64(p->samples));
+	json_object_object_add(o, "share_pct",
+			       json_object_new_double(r ? share(p->samples, r->counts.total) : 0));
+	hot = json_object_new_array();
+	n = hottest(p, idx, PFT_HOTTEST);
+	for (i = 0; i < n; i++) {
+		const struct annotated_insn *a = &p->insns[idx[i]];
+		struct json_object *h = json_object_new_object();
+
+		json_object_object_add(h, "offset", json_object_new_uint64(a->offset));
+		json_object_object_add(h, "samples", json_object_new_uint64(a->samples));
+		json_object_object_add(h, "percent", json_object_new_double(share(a->samples, p->samples)));
+		json_object_object_add(h, "instruction", json_object_new_string(a->text));
+		json_object_array_add(hot, h);
+	}
+	json_object_object_add(o, "hottest", hot);
+	pf = json_object_new_array();
+	for (i = 0; i < p->ninsns; i++) {
+		const struct annotated_insn *a = &p->insns[i], *next = i + 1 < p->ninsns ? a + 1 : NULL;
+		struct json_object *s;
+
+		if (!a->prefetch)
+			continue;
+		s = json_object_new_object();
+		json_object_object_add(s, "offset", json_object_new_uint64(a->offset));
+		json_object_object_add(s, "instruction", json_object_new_string(a->text));
+		json_object_object_add(s, "bytes", json_object_new_string(a->bytes));
+		json_object_object_add(s, "samples", json_object_new_uint64(a->samples));
+		json_object_object_add(s, "next_samples", json_object_new_uint64(next ? next->samples : 0));
+		json_object_array_add(pf, s);
+	}
+	json_object_object_add(o, "prefetch", pf);
+	json_object_object_add(o, "has_prefetch", json_object_new_boolean(p->nprefetch > 0));
+	return o;
+}

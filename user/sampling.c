@@ -1,0 +1,266 @@
+// SPDX-License-Identifier: GPL-2.0
+#include <errno.h>
+#include <linux/perf_event.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+#include <bpf/bpf.h>
+#include <bpf/libbpf.h>
+#include <perfmon/pfmlib_perf_event.h>
+
+#include "kernel.h"
+#include "sampling.h"
+#include "sample.skel.h"
+
+/* perf's own names for the events people ask for; the rest go to libpfm4 */
+static const struct {
+	const char *name;
+	__u32 type;
+	__u64 config;
+} common_events[] = {
+	{ "cycles", PERF_TYPE_HARDWARE, PERF_COUNT_HW_CPU_CYCLES },
+	{ "cpu-cycles", PERF_TYPE_HARDWARE, PERF_COUNT_HW_CPU_CYCLES },
+	{ "instructions", PERF_TYPE_HARDWARE, PERF_COUNT_HW_INSTRUCTIONS },
+	{ "cache-misses", PERF_TYPE_HARDWARE, PERF_COUNT_HW_CACHE_MISSES },
+	{ "cache-references", PERF_TYPE_HARDWARE, PERF_COUNT_HW_CACHE_REFERENCES },
+	{ "branch-misses", PERF_TYPE_HARDWARE, PERF_COUNT_HW_BRANCH_MISSES },
+	{ "dTLB-load-misses", PERF_TYPE_HW_CACHE, PERF_COUNT_HW_CACHE_DTLB |
+		(PERF_COUNT_HW_CACHE_OP_READ << 8) | (PERF_COUNT_HW_CACHE_RESULT_MISS << 16) },
+	{ "L1-dcache-load-misses", PERF_TYPE_HW_CACHE, PERF_COUNT_HW_CACHE_L1D |
+		(PERF_COUNT_HW_CACHE_OP_READ << 8) | (PERF_COUNT_HW_CACHE_RESULT_MISS << 16) },
+	{ "cpu-clock", PERF_TYPE_SOFTWARE, PERF_COUNT_SW_CPU_CLOCK },
+	{ "task-clock", PERF_TYPE_SOFTWARE, PERF_COUNT_SW_TASK_CLOCK },
+};
+
+int sample_event_parse(const char *name, struct perf_event_attr *attr, char *err, size_t errlen)
+{
+	pfm_perf_encode_arg_t arg;
+	size_t i;
+	int rc;
+
+	memset(attr, 0, sizeof(*attr));
+	attr->size = sizeof(*attr);
+	for (i = 0; i < sizeof(common_events) / sizeof(common_events[0]); i++) {
+		if (strcmp(common_events[i].name, name))
+			continue;
+		attr->type = common_events[i].type;
+		attr->config = common_events[i].config;
+		return 0;
+	}
+	/* raw PMU names ("INST_RETIRED.ANY", "amd64::...") from libpfm4's tables */
+	rc = pfm_initialize();
+	if (rc == PFM_SUCCESS) {
+		memset(&arg, 0, sizeof(arg));
+		arg.attr = attr;
+		arg.size = sizeof(arg);
+		rc = pfm_get_os_event_encoding(name, PFM_PLM0 | PFM_PLM3, PFM_OS_PERF_EVENT, &arg);
+		attr->size = sizeof(*attr);
+		if (rc == PFM_SUCCESS)
+			return 0;
+	}
+	snprintf(err, errlen, "-e %s: unknown event (perf names: cycles, instructions, "
+		 "cache-misses, dTLB-load-misses, L1-dcache-load-misses, cpu-clock; or a PMU "
+		 "event libpfm4 knows: %s)", name, pfm_strerror(rc));
+	return 2;
+}
+
+int sample_freq_check(long hz, char *err, size_t errlen)
+{
+	long max = 100000;
+	FILE *f = fopen("/proc/sys/kernel/perf_event_max_sample_rate", "r");
+
+	if (f) {
+		if (fscanf(f, "%ld", &max) != 1)
+			max = 100000;
+		fclose(f);
+	}
+	if (hz < 1 || hz > max) {
+		snprintf(err, errlen, "-F %ld: out of range (1 to %ld, the kernel's "
+			 "perf_event_max_sample_rate)", hz, max);
+		return 2;
+	}
+	return 0;
+}
+
+struct sampler {
+	struct sample_bpf *skel;
+	int fds[1024];
+	struct bpf_link *links[1024];
+	int n;
+	struct sample_result res;
+};
+
+static int open_event(struct perf_event_attr *attr, int cpu)
+{
+	return (int)syscall(__NR_perf_event_open, attr, -1, cpu, -1, PERF_FLAG_FD_CLOEXEC);
+}
+
+struct sampler *sampler_start(const char *event, int freq, const unsigned long ranges[][2],
+			      int nranges, char *err, size_t errlen)
+{
+	struct perf_event_attr attr;
+	struct sampler *s = calloc(1, sizeof(*s));
+	int cpu, ncpus = libbpf_num_possible_cpus(), i, fd;
+
+	if (!s) {
+		snprintf(err, errlen, "out of memory");
+		return NULL;
+	}
+	if (sample_event_parse(event, &attr, err, errlen))
+		goto fail;
+	snprintf(s->res.asked, sizeof(s->res.asked), "%s", event);
+	snprintf(s->res.event, sizeof(s->res.event), "%s", event);
+	s->res.freq = freq;
+	attr.freq = 1;
+	attr.sample_freq = (__u64)freq;
+	attr.disabled = 0;
+	/* a hardware event that this machine cannot count: cpu-clock instead */
+	fd = open_event(&attr, 0);
+	if (fd < 0 && attr.type != PERF_TYPE_SOFTWARE &&
+	    (errno == ENOENT || errno == EOPNOTSUPP || errno == ENODEV || errno == EINVAL)) {
+		snprintf(s->res.note, sizeof(s->res.note), "%s is not supported on this machine "
+			 "(no hardware PMU); sampled cpu-clock instead", event);
+		s->res.fallback = true;
+		snprintf(s->res.event, sizeof(s->res.event), "cpu-clock");
+		attr.type = PERF_TYPE_SOFTWARE;
+		attr.config = PERF_COUNT_SW_CPU_CLOCK;
+		attr.config1 = attr.config2 = 0;
+		fd = open_event(&attr, 0);
+	}
+	if (fd < 0) {
+		snprintf(err, errlen, "-e %s: cannot open the perf event: %s", event, strerror(errno));
+		goto fail;
+	}
+	close(fd);
+
+	s->skel = sample_bpf__open();
+	if (!s->skel) {
+		snprintf(err, errlen, "sampling: cannot open the BPF object: %s", strerror(errno));
+		goto fail;
+	}
+	for (i = 0; i < nranges && i < PFT_SAMPLE_RANGES; i++) {
+		s->skel->rodata->range_lo[i] = ranges[i][0];
+		s->skel->rodata->range_hi[i] = ranges[i][1];
+	}
+	s->skel->rodata->nranges = (__u32)i;
+	s->skel->rodata->whole_kernel = nranges == 0;
+	if (sample_bpf__load(s->skel)) {
+		snprintf(err, errlen, "sampling: the kernel refused the perf_event program: %s",
+			 kerr_str(errno));
+		goto fail;
+	}
+	for (cpu = 0; cpu < ncpus && s->n < 1024; cpu++) {
+		fd = open_event(&attr, cpu);
+		if (fd < 0)
+			continue;   /* an offline CPU */
+		s->fds[s->n] = fd;
+		s->links[s->n] = bpf_program__attach_perf_event(s->skel->progs.on_sample, fd);
+		if (!s->links[s->n]) {
+			snprintf(err, errlen, "sampling: attaching to cpu %d: %s", cpu, kerr_str(errno));
+			close(fd);
+			goto fail;
+		}
+		s->n++;
+	}
+	s->res.cpus = s->n;
+	return s;
+fail:
+	sampler_free(s);
+	return NULL;
+}
+
+static int ip_cmp(const void *a, const void *b)
+{
+	const struct ip_count *x = a, *y = b;
+
+	return (x->ip > y->ip) - (x->ip < y->ip);
+}
+
+int sampler_finish(struct sampler *s, struct sample_result *out)
+{
+	struct sample_counts *percpu;
+	int fd, i, ncpus = libbpf_num_possible_cpus(), cap = 0;
+	__u64 key, next, count;
+	void *prev = NULL;
+	__u32 zero = 0;
+
+	for (i = 0; i < s->n; i++) {
+		bpf_link__destroy(s->links[i]);
+		close(s->fds[i]);
+		s->links[i] = NULL;
+		s->fds[i] = -1;
+	}
+	s->n = 0;
+	percpu = calloc((size_t)ncpus, sizeof(*percpu));
+	if (percpu && !bpf_map_lookup_elem(bpf_map__fd(s->skel->maps.sample_counts), &zero, percpu)) {
+		for (i = 0; i < ncpus; i++) {
+			s->res.counts.total += percpu[i].total;
+			s->res.counts.kernel += percpu[i].kernel;
+			s->res.counts.kept += percpu[i].kept;
+			s->res.counts.dropped += percpu[i].dropped;
+		}
+	}
+	free(percpu);
+	fd = bpf_map__fd(s->skel->maps.ip_samples);
+	while (!bpf_map_get_next_key(fd, prev, &next)) {
+		key = next;
+		prev = &key;
+		if (bpf_map_lookup_elem(fd, &key, &count))
+			continue;
+		if (s->res.nips == cap) {
+			struct ip_count *nv;
+
+			cap = cap ? 2 * cap : 1024;
+			nv = realloc(s->res.ips, (size_t)cap * sizeof(*nv));
+			if (!nv)
+				break;
+			s->res.ips = nv;
+		}
+		s->res.ips[s->res.nips++] = (struct ip_count){ (unsigned long)key, count };
+	}
+	if (s->res.nips)
+		qsort(s->res.ips, (size_t)s->res.nips, sizeof(*s->res.ips), ip_cmp);
+	*out = s->res;
+	s->res.ips = NULL;   /* now the caller's */
+	return 0;
+}
+
+void sampler_free(struct sampler *s)
+{
+	int i;
+
+	if (!s)
+		return;
+	for (i = 0; i < s->n; i++) {
+		bpf_link__destroy(s->links[i]);
+		close(s->fds[i]);
+	}
+	sample_bpf__destroy(s->skel);
+	free(s->res.ips);
+	free(s);
+}
+
+void sample_result_free(struct sample_result *r)
+{
+	free(r->ips);
+	r->ips = NULL;
+	r->nips = 0;
+}
+
+__u64 samples_in(const struct sample_result *r, unsigned long lo, unsigned long hi)
+{
+	__u64 n = 0;
+	int i;
+
+	for (i = 0; i < r->nips; i++)
+		if (r->ips[i].ip >= lo && r->ips[i].ip < hi)
+			n += r->ips[i].count;
+	return n;
+}
+
+__u64 samples_at(const struct sample_result *r, unsigned long ip)
+{
+	return samples_in(r, ip, ip + 1);
+}

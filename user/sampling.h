@@ -1,0 +1,54 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Perf-event sampling beside a trace (or kernel-wide, for `sites -d`):
+ * one event per online CPU, bpf/sample.bpf.c counting kernel IPs.
+ * Hardware events fall back to cpu-clock where the machine has no PMU
+ * (VMs, the lab), and the result says so.
+ */
+#ifndef PFT_SAMPLING_H
+#define PFT_SAMPLING_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <linux/types.h>
+#include "pftrace.h"
+
+#define PFT_DEFAULT_SAMPLE_HZ 999
+
+struct sampler;
+
+struct ip_count {
+	unsigned long ip;
+	__u64 count;
+};
+
+struct sample_result {
+	char event[64];           /* what was sampled */
+	char asked[64];           /* what was asked for */
+	bool fallback;            /* asked for a hardware event, got cpu-clock */
+	char note[256];
+	int freq;
+	int cpus;
+	struct sample_counts counts;
+	struct ip_count *ips;     /* sorted by address */
+	int nips;
+};
+
+/* The perf_event_attr for a name (perf's common names, else libpfm4); 0 or 2 with err. */
+struct perf_event_attr;
+int sample_event_parse(const char *name, struct perf_event_attr *attr, char *err, size_t errlen);
+/* 0 when HZ is a rate this kernel allows, else 2 with err */
+int sample_freq_check(long hz, char *err, size_t errlen);
+
+/* Start: RANGES ([lo, hi) pairs) or, with nranges 0, the whole kernel. */
+struct sampler *sampler_start(const char *event, int freq, const unsigned long ranges[][2],
+			      int nranges, char *err, size_t errlen);
+/* Stop sampling and collect; the result stays valid after sampler_free. */
+int sampler_finish(struct sampler *s, struct sample_result *out);
+void sampler_free(struct sampler *s);
+void sample_result_free(struct sample_result *r);
+/* Samples at IP exactly, and in [lo, hi). */
+__u64 samples_at(const struct sample_result *r, unsigned long ip);
+__u64 samples_in(const struct sample_result *r, unsigned long lo, unsigned long hi);
+
+#endif
