@@ -41,6 +41,8 @@ void print_usage(FILE *f)
 "                          where there is no PMU; perf names or libpfm4's)\n"
 "  -F, --freq HZ           samples per second and CPU (default 999)\n"
 "      --no-samples        walks only\n"
+"      --vmlinux FILE      kernel text for the annotation where there is no\n"
+"                          /proc/kcore (else it is read through BPF)\n"
 "  -C  KEY=VALUE           rare knobs: attach=fexit|kprobe\n"
 "  -v, --verbose           explain the plan, show libbpf's messages\n"
 "  -h, --help              this text\n"
@@ -50,17 +52,19 @@ void print_usage(FILE *f)
 "3 the self-check found pftrace's walk disagreeing with the kernel.\n");
 }
 
-static int bad(const char *fmt, ...)
+int pft_refuse(const char *who, const char *fmt, ...)
 {
 	va_list ap;
 
-	fprintf(stderr, "pftrace: ");
+	fprintf(stderr, "pftrace: %s%s", who ? who : "", who ? ": " : "");
 	va_start(ap, fmt);
 	vfprintf(stderr, fmt, ap);
 	va_end(ap);
 	fprintf(stderr, "\n");
 	return 2;
 }
+
+#define bad(...) pft_refuse(NULL, __VA_ARGS__)
 
 /* A positive, finite number of seconds, and nothing else. */
 static int parse_seconds(const char *opt, const char *s, double *out)
@@ -137,7 +141,8 @@ const char *knob_get(const struct trace_opts *o, const char *key)
 	return NULL;
 }
 
-enum { OPT_FORMAT = 256, OPT_BTF, OPT_DRY_RUN, OPT_SAMPLE, OPT_MAX_OVERHEAD, OPT_NO_SAMPLES };
+enum { OPT_FORMAT = 256, OPT_BTF, OPT_DRY_RUN, OPT_SAMPLE, OPT_MAX_OVERHEAD, OPT_NO_SAMPLES,
+       OPT_VMLINUX };
 
 static void record_cmdline(struct trace_opts *o, int argc, char **argv)
 {
@@ -165,6 +170,7 @@ int parse_trace_opts(int argc, char **argv, struct trace_opts *o)
 		{ "event", required_argument, NULL, 'e' },
 		{ "freq", required_argument, NULL, 'F' },
 		{ "no-samples", no_argument, NULL, OPT_NO_SAMPLES },
+		{ "vmlinux", required_argument, NULL, OPT_VMLINUX },
 		{ "verbose", no_argument, NULL, 'v' },
 		{ "help", no_argument, NULL, 'h' },
 		{ "version", no_argument, NULL, 'V' },
@@ -236,6 +242,9 @@ int parse_trace_opts(int argc, char **argv, struct trace_opts *o)
 		case OPT_NO_SAMPLES:
 			o->no_samples = true;
 			break;
+		case OPT_VMLINUX:
+			o->vmlinux = optarg;
+			break;
 		case 'C':
 			if (parse_knob(o, optarg))
 				return 2;
@@ -294,13 +303,13 @@ int parse_common_opts(int argc, char **argv, struct common_opts *o, const char *
 			o->verbose = true;
 			break;
 		case ':':
-			return bad("%s: option '%s' needs a value", cmd, argv[optind - 1]);
+			return pft_refuse(cmd, "option '%s' needs a value", argv[optind - 1]);
 		default:
-			return bad("%s: unknown option '%s'", cmd, argv[optind - 1]);
+			return pft_refuse(cmd, "unknown option '%s'", argv[optind - 1]);
 		}
 	}
 	if (optind < argc)
-		return bad("%s: unexpected argument '%s'", cmd, argv[optind]);
+		return pft_refuse(cmd, "unexpected argument '%s'", argv[optind]);
 	return 0;
 }
 

@@ -4,6 +4,7 @@
 #define PFT_CLI_H
 
 #include <stdbool.h>
+#include <stdio.h>
 
 #ifndef PFTRACE_VERSION
 #define PFTRACE_VERSION "0.0.0"
@@ -38,6 +39,7 @@ struct trace_opts {
 	const char *event;        /* -e: what to sample beside the walks */
 	long sample_hz;           /* -F */
 	bool no_samples;          /* --no-samples */
+	const char *vmlinux;      /* --vmlinux: kernel text where there is no kcore */
 	bool dry_run;
 	struct knob knobs[PFT_MAX_KNOBS];
 	int nknobs;
@@ -51,5 +53,10 @@ int parse_common_opts(int argc, char **argv, struct common_opts *o, const char *
 const char *knob_get(const struct trace_opts *o, const char *key);
 void setup_libbpf_logging(bool verbose);
 void print_usage(FILE *f);
+/*
+ * The one-line refusal every subcommand gives bad input: "pftrace: WHO:
+ * reason" (WHO may be NULL) on stderr. Returns 2, the exit status.
+ */
+int pft_refuse(const char *who, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
 #endif

@@ -35,17 +35,40 @@ static const char *probe_function(const struct kernel_facts *kf)
 	return probe_functions[0];
 }
 
-bool fentry_can_attach(const char *func, char *why, size_t whylen)
+/* The probe object with only the program KEEP left to load. */
+static struct probe_bpf *probe_open(struct bpf_program *(*keep)(struct probe_bpf *),
+				    char *why, size_t whylen)
 {
 	struct probe_bpf *skel = probe_bpf__open();
-	struct bpf_link *link;
-	int err;
+	struct bpf_program *prog;
 
 	if (!skel) {
 		snprintf(why, whylen, "cannot open the probe program: %s", strerror(errno));
-		return false;
+		return NULL;
 	}
-	bpf_program__set_autoload(skel->progs.probe_kprobe, false);
+	bpf_object__for_each_program(prog, skel->obj)
+		bpf_program__set_autoload(prog, prog == keep(skel));
+	return skel;
+}
+
+static struct bpf_program *fentry_prog(struct probe_bpf *skel)
+{
+	return skel->progs.probe_fentry;
+}
+
+static struct bpf_program *kprobe_prog(struct probe_bpf *skel)
+{
+	return skel->progs.probe_kprobe;
+}
+
+bool fentry_can_attach(const char *func, char *why, size_t whylen)
+{
+	struct probe_bpf *skel = probe_open(fentry_prog, why, whylen);
+	struct bpf_link *link;
+	int err;
+
+	if (!skel)
+		return false;
 	err = bpf_program__set_attach_target(skel->progs.probe_fentry, 0, func);
 	if (!err)
 		err = probe_bpf__load(skel);
@@ -69,15 +92,12 @@ bool fentry_can_attach(const char *func, char *why, size_t whylen)
 
 bool kprobe_can_attach(const char *func, char *why, size_t whylen)
 {
-	struct probe_bpf *skel = probe_bpf__open();
+	struct probe_bpf *skel = probe_open(kprobe_prog, why, whylen);
 	struct bpf_link *link;
 	int err;
 
-	if (!skel) {
-		snprintf(why, whylen, "cannot open the probe program: %s", strerror(errno));
+	if (!skel)
 		return false;
-	}
-	bpf_program__set_autoload(skel->progs.probe_fentry, false);
 	err = probe_bpf__load(skel);
 	if (err) {
 		snprintf(why, whylen, "loading a kprobe program failed: %s", kerr_str(err));

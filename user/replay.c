@@ -67,17 +67,7 @@ static const replay_walk_fn opt_fn[NOPTS] = {
 	replay_walk_none, replay_walk_every_node, replay_walk_nonnull_only,
 };
 
-static int bad(const char *fmt, ...)
-{
-	va_list ap;
-
-	fprintf(stderr, "pftrace: replay: ");
-	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
-	va_end(ap);
-	fprintf(stderr, "\n");
-	return 2;
-}
+#define bad(...) pft_refuse("replay", __VA_ARGS__)
 
 /*
  * The kernel objects' sizes (slab object sizes on 6.12, x86-64): the

@@ -415,10 +415,8 @@ static void note_phase(const struct trace_opts *o, const char *phase, double *si
 }
 
 /*
- * Sampling beside the walks, on the traced functions' code. Started
- * once every target is attached (its kallsyms pass is not start-up
- * cost of the trace); a failure turns sampling off, with a reason,
- * never the trace.
+ * Sampling beside the walks, on the traced functions' code. A failure
+ * turns sampling off, with a reason, never the trace.
  */
 static void start_sampling(struct session *s)
 {
@@ -459,7 +457,7 @@ static void finish_sampling(struct session *s)
 	sampler_free(s->sampler);
 	s->sampler = NULL;
 	s->sampled = true;
-	kt = ktext_open(KTEXT_AUTO, NULL, err, sizeof(err));
+	kt = ktext_open(KTEXT_AUTO, s->opts->vmlinux, err, sizeof(err));
 	for (i = 0; i < s->ntargets; i++) {
 		const struct kfunc *f = kfunc_named(s->funcs, s->nfuncs, s->targets[i].recipe->traced);
 
@@ -515,6 +513,10 @@ int run_trace(const struct trace_opts *o)
 	s->stats_fd = -1;
 	setup_libbpf_logging(o->common.verbose);
 
+	if (o->vmlinux && access(o->vmlinux, R_OK)) {
+		fprintf(stderr, "pftrace: --vmlinux %s: %s\n", o->vmlinux, strerror(errno));
+		return 2;
+	}
 	if (!o->no_samples) {
 		struct perf_event_attr attr;
 
@@ -582,6 +584,15 @@ int run_trace(const struct trace_opts *o)
 		rc = 2;
 		goto out;
 	}
+	/*
+	 * The sampler starts before the walks are traced: its own work
+	 * (kallsyms, perf_event_open, a BPF load) calls into SELinux and the
+	 * VFS, and pftrace must not count its own lookups.
+	 */
+	if (!o->no_samples) {
+		start_sampling(s);
+		note_phase(o, "sampling", &phase_start);
+	}
 	for (i = 0; i < s->ntargets; i++) {
 		rc = target_start(&s->targets[i], &s->kf, err, sizeof(err));
 		if (rc) {
@@ -592,8 +603,6 @@ int run_trace(const struct trace_opts *o)
 	}
 	/* start-up ends here: every target attached */
 	rep_startup_ms = (now_s() - process_start_s) * 1000;
-	if (!o->no_samples)
-		start_sampling(s);
 	if (o->command && start_child(s, &orig_mask, err, sizeof(err))) {
 		fprintf(stderr, "pftrace: %s\n", err);
 		rc = 2;

@@ -185,13 +185,7 @@ static int hottest_functions(const struct sample_result *r, const struct kfunc *
 
 enum { OPT_TEXT_FROM = 300, OPT_VMLINUX, OPT_FORMAT };
 
-static int sites_bad(const char *fmt, const char *arg)
-{
-	fprintf(stderr, "pftrace: sites: ");
-	fprintf(stderr, fmt, arg);
-	fprintf(stderr, "\n");
-	return 2;
-}
+#define sites_bad(...) pft_refuse("sites", __VA_ARGS__)
 
 static volatile sig_atomic_t stop;
 
@@ -263,7 +257,7 @@ int cmd_sites(int argc, char **argv)
 		switch (c) {
 		case 'f':
 			if (nonly == 64)
-				return sites_bad("at most 64 -f%s", "");
+				return sites_bad("at most 64 -f");
 			only[nonly++] = optarg;
 			break;
 		case 'd':
@@ -278,10 +272,8 @@ int cmd_sites(int argc, char **argv)
 			hz = strtol(optarg, &end, 10);
 			if (end == optarg || *end)
 				return sites_bad("-F wants samples per second, not '%s'", optarg);
-			if (sample_freq_check(hz, err, sizeof(err))) {
-				fprintf(stderr, "pftrace: sites: %s\n", err);
-				return 2;
-			}
+			if (sample_freq_check(hz, err, sizeof(err)))
+				return sites_bad("%s", err);
 			break;
 		case OPT_TEXT_FROM:
 			if (!strcmp(optarg, "kcore"))
@@ -318,18 +310,16 @@ int cmd_sites(int argc, char **argv)
 	}
 	setup_libbpf_logging(verbose);
 	if (geteuid() != 0)
-		return sites_bad("reading kernel text needs root%s", "");
+		return sites_bad("reading kernel text needs root");
 	{
 		struct perf_event_attr attr;
 
-		if ((seconds || command) && sample_event_parse(event, &attr, err, sizeof(err))) {
-			fprintf(stderr, "pftrace: sites: %s\n", err);
-			return 2;
-		}
+		if ((seconds || command) && sample_event_parse(event, &attr, err, sizeof(err)))
+			return sites_bad("%s", err);
 	}
 	nfuncs = kfuncs_load(&funcs);
 	if (nfuncs <= 0)
-		return sites_bad("cannot read /proc/kallsyms%s", "");
+		return sites_bad("cannot read /proc/kallsyms");
 	kt = ktext_open(src, vmlinux, err, sizeof(err));
 	if (!kt) {
 		fprintf(stderr, "pftrace: sites: %s\n", err);
