@@ -47,6 +47,24 @@ within_pct() {
 		'BEGIN { d = a - b; if (d < 0) d = -d; exit !(b > 0 && d <= b * p / 100) }'
 }
 
+# refuses DESCRIPTION PATTERN COMMAND...: COMMAND exits 2 with exactly
+# one line on stderr, which matches PATTERN, and prints nothing on stdout
+refuses() {
+	local desc=$1 pattern=$2 out err rc
+	shift 2
+	out=$(mktemp)
+	err=$(mktemp)
+	"$@" >"$out" 2>"$err"
+	rc=$?
+	if [ $rc -eq 2 ] && one_line "$err" && grep -q -- "$pattern" "$err" && [ ! -s "$out" ]; then
+		ok "refuses $desc: exit 2, one line"
+	else
+		not_ok "refuses $desc: exit 2, one line (got $rc)"
+		diag "$err"
+	fi
+	rm -f "$out" "$err"
+}
+
 summary() {
 	echo "$1: $PASS passed, $FAIL failed"
 	[ "$FAIL" -eq 0 ]

@@ -191,3 +191,20 @@ struct json_object *profile_json(const struct function_profile *p, const struct 
 	json_object_object_add(o, "has_prefetch", json_object_new_boolean(p->nprefetch > 0));
 	return o;
 }
+
+struct json_object *sampling_json(const struct sample_result *r)
+{
+	struct json_object *o = json_object_new_object();
+
+	json_object_object_add(o, "event", json_object_new_string(r->event));
+	json_object_object_add(o, "asked", json_object_new_string(r->asked));
+	json_object_object_add(o, "fallback", json_object_new_boolean(r->fallback));
+	json_object_object_add(o, "note", json_object_new_string(r->note));
+	json_object_object_add(o, "freq", json_object_new_int(r->freq));
+	json_object_object_add(o, "cpus", json_object_new_int(r->cpus));
+	json_object_object_add(o, "total", json_object_new_uint64(r->counts.total));
+	json_object_object_add(o, "kernel", json_object_new_uint64(r->counts.kernel));
+	json_object_object_add(o, "in_traced", json_object_new_uint64(r->counts.kept));
+	json_object_object_add(o, "dropped", json_object_new_uint64(r->counts.dropped));
+	return o;
+}

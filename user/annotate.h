@@ -41,6 +41,8 @@ int profile_function(const struct kfunc *f, struct ktext *kt, const struct sampl
 void profile_free(struct function_profile *p);
 void render_profile_text(FILE *f, const struct function_profile *p, const struct sample_result *r);
 struct json_object *profile_json(const struct function_profile *p, const struct sample_result *r);
+/* What was sampled, for a JSON document's "sampling" key. */
+struct json_object *sampling_json(const struct sample_result *r);
 /* "0f 18 08" */
 void hex_bytes(char *buf, size_t len, const __u8 *b, int n);
 

@@ -153,20 +153,7 @@ struct json_object *render_json(const struct run_report *r)
 		add(root, "workload", cmd);
 	}
 	if (r->samples) {
-		const struct sample_result *sr = r->samples;
-		struct json_object *smp = json_object_new_object();
-
-		add(smp, "event", json_object_new_string(sr->event));
-		add(smp, "asked", json_object_new_string(sr->asked));
-		add(smp, "fallback", json_object_new_boolean(sr->fallback));
-		add(smp, "note", json_object_new_string(sr->note));
-		add(smp, "freq", json_object_new_int(sr->freq));
-		add(smp, "cpus", json_object_new_int(sr->cpus));
-		add(smp, "total", u64(sr->counts.total));
-		add(smp, "kernel", u64(sr->counts.kernel));
-		add(smp, "in_traced", u64(sr->counts.kept));
-		add(smp, "dropped", u64(sr->counts.dropped));
-		add(root, "sampling", smp);
+		add(root, "sampling", sampling_json(r->samples));
 	} else if (r->sampling_off) {
 		add(root, "sampling", NULL);
 	}

@@ -406,14 +406,8 @@ int cmd_sites(int argc, char **argv)
 		json_object_object_add(root, "sites", arr);
 		json_object_object_add(root, "totals", totals);
 		if (r) {
-			struct json_object *smp = json_object_new_object(), *hf = json_object_new_array();
+			struct json_object *smp = sampling_json(r), *hf = json_object_new_array();
 
-			json_object_object_add(smp, "event", json_object_new_string(r->event));
-			json_object_object_add(smp, "asked", json_object_new_string(r->asked));
-			json_object_object_add(smp, "fallback", json_object_new_boolean(r->fallback));
-			json_object_object_add(smp, "note", json_object_new_string(r->note));
-			json_object_object_add(smp, "total", json_object_new_uint64(r->counts.total));
-			json_object_object_add(smp, "kernel", json_object_new_uint64(r->counts.kernel));
 			for (i = 0; i < nhot; i++) {
 				struct json_object *h = json_object_new_object();
 

@@ -40,44 +40,32 @@ check "list: every recipe listed with what it traces" \
 check "list: none attachable on this host, each with the kernel's reason" \
 	jq_true "$tmp/list.json" '[.recipes[] | select(.recipe != "avc") | (.attachable | not) and (.reason | contains("Operation not permitted")) and (.reason | contains("no kprobes"))] | all'
 
-refuse() { # DESCRIPTION PATTERN ARGS...
-	local desc=$1 pattern=$2
-	shift 2
-	"$pftrace" "$@" >"$tmp/out" 2>"$tmp/err"
-	local rc=$?
-	if [ $rc -eq 2 ] && one_line "$tmp/err" && grep -q -- "$pattern" "$tmp/err" && [ ! -s "$tmp/out" ]; then
-		ok "refuses $desc: exit 2, one line"
-	else
-		not_ok "refuses $desc: exit 2, one line (got $rc)"
-		diag "$tmp/err"
-	fi
-}
-refuse "SELinux off" "SELinux is not active" -f avc_has_perm_noaudit -d 1
-refuse "unknown function" "no recipe knows this function (known: avc_has_perm_noaudit" -f nope -d 1
-refuse "-d not a number" "-d wants a number of seconds" -f avc_lookup -d ten
-refuse "-i longer than -d" "longer than -d" -f avc_lookup -d 1 -i 2
-refuse "no -f" "no function to trace" -d 1
-refuse "unknown option" "unknown option" -f avc_lookup --frobnicate
-refuse "unknown subcommand" "unknown command 'frobnicate'" frobnicate
-refuse "bad --format" "--format wants text, json or openmetrics" -f avc_lookup --format xml
-refuse "bad --sample" "--sample wants" -f avc_lookup --sample 0
-refuse "bad --max-overhead" "--max-overhead wants a percentage" -f avc_lookup --max-overhead 0
-refuse "--max-overhead over 100" "--max-overhead wants a percentage" -f avc_lookup --max-overhead 150
-refuse "bad -C value" "unknown value" -f avc_lookup -C attach=uprobe
-refuse "missing --btf file" "--btf /no/such" -f avc_lookup --btf /no/such
-refuse "--btf that is not BTF" "not a kernel BTF" -f avc_lookup --btf /etc/passwd
-refuse "features with a bad option" "unknown option" features --bogus
+refuses "SELinux off" "SELinux is not active" "$pftrace" -f avc_has_perm_noaudit -d 1
+refuses "unknown function" "no recipe knows this function (known: avc_has_perm_noaudit" "$pftrace" -f nope -d 1
+refuses "-d not a number" "-d wants a number of seconds" "$pftrace" -f avc_lookup -d ten
+refuses "-i longer than -d" "longer than -d" "$pftrace" -f avc_lookup -d 1 -i 2
+refuses "no -f" "no function to trace" "$pftrace" -d 1
+refuses "unknown option" "unknown option" "$pftrace" -f avc_lookup --frobnicate
+refuses "unknown subcommand" "unknown command 'frobnicate'" "$pftrace" frobnicate
+refuses "bad --format" "--format wants text, json or openmetrics" "$pftrace" -f avc_lookup --format xml
+refuses "bad --sample" "--sample wants" "$pftrace" -f avc_lookup --sample 0
+refuses "bad --max-overhead" "--max-overhead wants a percentage" "$pftrace" -f avc_lookup --max-overhead 0
+refuses "--max-overhead over 100" "--max-overhead wants a percentage" "$pftrace" -f avc_lookup --max-overhead 150
+refuses "bad -C value" "unknown value" "$pftrace" -f avc_lookup -C attach=uprobe
+refuses "missing --btf file" "--btf /no/such" "$pftrace" -f avc_lookup --btf /no/such
+refuses "--btf that is not BTF" "not a kernel BTF" "$pftrace" -f avc_lookup --btf /etc/passwd
+refuses "features with a bad option" "unknown option" "$pftrace" features --bogus
 printf '{"tool": "pftrace", "schema": 1, "targets": [' >"$tmp/cut.json"
 printf '{"tool": "pftrace", "schema": 7, "targets": []}' >"$tmp/future.json"
-refuse "report of a file that is not JSON" "/etc/passwd: not JSON" report /etc/passwd
-refuse "report of a cut-off run file" "cut.json: not JSON" report "$tmp/cut.json"
-refuse "report of a newer schema" "schema 7; this pftrace reads schema 1" report "$tmp/future.json"
-refuse "report of a missing file" "No such file" report "$tmp/none.json"
-refuse "report without a file" "report wants one run file" report
-refuse "diff with one file" "diff wants two run files" diff "$tmp/cut.json"
-refuse "merge of one file" "merge wants two run files" merge "$tmp/cut.json"
-refuse "merge of bad files" "not JSON" merge "$tmp/cut.json" "$tmp/cut.json"
+refuses "report of a file that is not JSON" "/etc/passwd: not JSON" "$pftrace" report /etc/passwd
+refuses "report of a cut-off run file" "cut.json: not JSON" "$pftrace" report "$tmp/cut.json"
+refuses "report of a newer schema" "schema 7; this pftrace reads schema 1" "$pftrace" report "$tmp/future.json"
+refuses "report of a missing file" "No such file" "$pftrace" report "$tmp/none.json"
+refuses "report without a file" "report wants one run file" "$pftrace" report
+refuses "diff with one file" "diff wants two run files" "$pftrace" diff "$tmp/cut.json"
+refuses "merge of one file" "merge wants two run files" "$pftrace" merge "$tmp/cut.json"
+refuses "merge of bad files" "not JSON" "$pftrace" merge "$tmp/cut.json" "$tmp/cut.json"
 
-refuse "-o into a missing directory (before tracing)" "-o $tmp/none/run.json: No such file" -f avc_lookup -d 1 -o "$tmp/none/run.json"
-refuse "-o onto a directory" "is a directory" -f avc_lookup -d 1 -o "$tmp"
+refuses "-o into a missing directory (before tracing)" "-o $tmp/none/run.json: No such file" "$pftrace" -f avc_lookup -d 1 -o "$tmp/none/run.json"
+refuses "-o onto a directory" "is a directory" "$pftrace" -f avc_lookup -d 1 -o "$tmp"
 summary host

@@ -34,27 +34,15 @@ check "replay text: the three options and their ratios" \
 check "replay -o: a pftrace document with the replay section" \
 	jq_true "$tmp/out.json" '.tool == "pftrace" and .replay.per_lookup.every_node.median > 0'
 
-refuse() { # DESCRIPTION PATTERN ARGS...
-	local desc=$1 pattern=$2
-	shift 2
-	"$pftrace" replay "$@" >"$tmp/o" 2>"$tmp/e"
-	local rc=$?
-	if [ $rc -eq 2 ] && one_line "$tmp/e" && grep -q -- "$pattern" "$tmp/e"; then
-		ok "replay refuses $desc: exit 2, one line"
-	else
-		not_ok "replay refuses $desc: exit 2, one line (got $rc)"
-		diag "$tmp/e"
-	fi
-}
-refuse "a file that is not a run" "/etc/passwd: not JSON" /etc/passwd
+refuses "replay a file that is not a run" "/etc/passwd: not JSON" "$pftrace" replay /etc/passwd
 echo '{"tool": "bpftrace"}' >"$tmp/other.json"
-refuse "another tool's JSON" "not a pftrace run file" "$tmp/other.json"
-refuse "an impossible spec (no chain)" "give chain=N or mean=X" --synthetic hits=1
-refuse "an impossible spec (chain=0)" "give chain=N or mean=X" --synthetic chain=0
-refuse "an impossible spec (hits=2)" "hits=2 is not a share" --synthetic chain=1,hits=2
-refuse "an impossible spec (mean below 1)" "mean=0.5" --synthetic mean=0.5
-refuse "an unknown spec key" "unknown key 'colour'" --synthetic chain=1,colour=red
-refuse "both a run and a spec" "give one run file or --synthetic" "$tmp/out.json" --synthetic chain=1
-refuse "-t with a spec" "-t picks a target" --synthetic chain=1 -t avc_lookup
-refuse "too few repetitions" "-r wants" --synthetic chain=1 -r 2
+refuses "replay another tool's JSON" "not a pftrace run file" "$pftrace" replay "$tmp/other.json"
+refuses "replay an impossible spec (no chain)" "give chain=N or mean=X" "$pftrace" replay --synthetic hits=1
+refuses "replay an impossible spec (chain=0)" "give chain=N or mean=X" "$pftrace" replay --synthetic chain=0
+refuses "replay an impossible spec (hits=2)" "hits=2 is not a share" "$pftrace" replay --synthetic chain=1,hits=2
+refuses "replay an impossible spec (mean below 1)" "mean=0.5" "$pftrace" replay --synthetic mean=0.5
+refuses "replay an unknown spec key" "unknown key 'colour'" "$pftrace" replay --synthetic chain=1,colour=red
+refuses "replay both a run and a spec" "give one run file or --synthetic" "$pftrace" replay "$tmp/out.json" --synthetic chain=1
+refuses "replay -t with a spec" "-t picks a target" "$pftrace" replay --synthetic chain=1 -t avc_lookup
+refuses "replay too few repetitions" "-r wants" "$pftrace" replay --synthetic chain=1 -r 2
 summary host

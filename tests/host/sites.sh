@@ -33,23 +33,11 @@ check "sites -d: no PMU here, cpu-clock sampled instead, and said" \
 check "sites -d: a syscall-heavy workload's samples go to kernel functions" \
 	jq_true "$tmp/sampled.json" '.sampling.kernel > 50 and ([.sampling.hottest_functions[].samples] | add) > 50 and (.sampling.hottest_functions | length) >= 5'
 
-refuse() { # DESCRIPTION PATTERN ARGS...
-	local desc=$1 pattern=$2
-	shift 2
-	"$pftrace" "$@" >"$tmp/o" 2>"$tmp/e"
-	local rc=$?
-	if [ $rc -eq 2 ] && one_line "$tmp/e" && grep -q -- "$pattern" "$tmp/e"; then
-		ok "refuses $desc: exit 2, one line"
-	else
-		not_ok "refuses $desc: exit 2, one line (got $rc)"
-		diag "$tmp/e"
-	fi
-}
-[ -e /proc/kcore ] || refuse "--text-from kcore without a kcore" "/proc/kcore: No such file" sites --text-from kcore
-refuse "an unknown event" "-e no-such-event: unknown event" sites -d 1 -e no-such-event
-refuse "-F 0" "-F 0: out of range" sites -d 1 -F 0
-refuse "-F above the kernel's limit" "out of range" sites -d 1 -F 100000000
-refuse "a function not in kallsyms" "no_such_fn: not a kernel function" sites -f no_such_fn
-refuse "trace -e unknown" "-e no-such-event: unknown event" -f avc_lookup -e no-such-event -d 1
-refuse "trace -F out of range" "-F 0: out of range" -f avc_lookup -F 0 -d 1
+[ -e /proc/kcore ] || refuses "--text-from kcore without a kcore" "/proc/kcore: No such file" "$pftrace" sites --text-from kcore
+refuses "an unknown event" "-e no-such-event: unknown event" "$pftrace" sites -d 1 -e no-such-event
+refuses "-F 0" "-F 0: out of range" "$pftrace" sites -d 1 -F 0
+refuses "-F above the kernel's limit" "out of range" "$pftrace" sites -d 1 -F 100000000
+refuses "a function not in kallsyms" "no_such_fn: not a kernel function" "$pftrace" sites -f no_such_fn
+refuses "trace -e unknown" "-e no-such-event: unknown event" "$pftrace" -f avc_lookup -e no-such-event -d 1
+refuses "trace -F out of range" "-F 0: out of range" "$pftrace" -f avc_lookup -F 0 -d 1
 summary host
