@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 #include <errno.h>
+#include <limits.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -83,6 +84,24 @@ static double get_number(struct json_object *o, const char *key)
 	return v && (json_object_is_type(v, json_type_double) || json_object_is_type(v, json_type_int))
 	       ? json_object_get_double(v) : 0;
 }
+
+/*
+ * A number member converted to an integer type without undefined
+ * behaviour: NaN reads as 0, and anything out of [lo, hi] is clamped (a
+ * fuzzer found a cpus of 1.8e19 converted straight to int).
+ */
+static double get_clamped(struct json_object *o, const char *key, double lo, double hi)
+{
+	double v = get_number(o, key);
+
+	if (!(v == v))
+		return 0;
+	return v < lo ? lo : v > hi ? hi : v;
+}
+
+#define get_int(o, key) ((int)get_clamped((o), (key), INT_MIN, INT_MAX))
+#define get_long(o, key) ((long)get_clamped((o), (key), (double)LONG_MIN, 9.2e18))
+#define get_u64(o, key) ((__u64)get_clamped((o), (key), 0, 1.8e19))
 
 /* [{"min": i, "max": i, "count": n}, ...] into linear slots */
 static int get_hist(struct reader *r, struct json_object *arr, const char *where, __u64 *slots)
@@ -186,8 +205,8 @@ static int read_target(struct reader *r, struct json_object *t, int idx)
 		struct json_object *pf = member(v, "prefetch");
 
 		snprintf(p->name, sizeof(p->name), "%s", tr->traced);
-		p->samples = (__u64)get_number(v, "samples");
-		p->size = (unsigned long)get_number(v, "size");
+		p->samples = get_u64(v, "samples");
+		p->size = (unsigned long)get_u64(v, "size");
 		p->nprefetch = pf && json_object_is_type(pf, json_type_array) ?
 			       (int)json_object_array_length(pf) : 0;
 		tr->profile = p;
@@ -280,20 +299,20 @@ int runfile_parse(const char *text, size_t len, const char *name, struct run_fil
 	rf->rep.duration_s = get_number(root, "duration_s");
 	rf->rep.end_reason = get_string(&r, root, "end_reason");
 	rf->rep.startup_ms = get_number(root, "startup_ms");
-	rf->rep.peak_rss_kb = (long)get_number(root, "peak_rss_kb");
+	rf->rep.peak_rss_kb = get_long(root, "peak_rss_kb");
 	rf->rep.bpf_stats = get_string(&r, root, "bpf_stats");
 	rf->rep.hostname = get_string(&r, member(root, "machine"), "hostname");
 	rf->rep.arch = get_string(&r, member(root, "machine"), "arch");
 	rf->rep.cpu_model = get_string(&r, member(root, "machine"), "cpu");
-	rf->rep.cpus = (int)get_number(member(root, "machine"), "cpus");
-	rf->rep.merged_runs = (int)get_number(root, "merged_runs");
+	rf->rep.cpus = get_int(member(root, "machine"), "cpus");
+	rf->rep.merged_runs = get_int(root, "merged_runs");
 	if (!(rf->rep.duration_s >= 0)) {
 		fail(&r, "duration_s is negative");
 		goto out;
 	}
 	if ((v = member(root, "workload"))) {
 		rf->rep.child_command = get_string(&r, v, "argv");
-		rf->rep.child_exit = (int)get_number(v, "exit_status");
+		rf->rep.child_exit = get_int(v, "exit_status");
 	}
 	targets = member(root, "targets");
 	if (!targets || !json_object_is_type(targets, json_type_array)) {
@@ -319,8 +338,8 @@ int runfile_parse(const char *text, size_t len, const char *name, struct run_fil
 		snprintf(sr->asked, sizeof(sr->asked), "%s", get_string(&r, v, "asked"));
 		snprintf(sr->note, sizeof(sr->note), "%s", get_string(&r, v, "note"));
 		sr->fallback = member(v, "fallback") && json_object_get_boolean(member(v, "fallback"));
-		sr->counts.total = (__u64)get_number(v, "total");
-		sr->counts.kernel = (__u64)get_number(v, "kernel");
+		sr->counts.total = get_u64(v, "total");
+		sr->counts.kernel = get_u64(v, "kernel");
 		rf->rep.samples = sr;
 	}
 	rc = 0;

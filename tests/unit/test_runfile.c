@@ -3,6 +3,7 @@
  * Run files read back: a round trip through the writer, every refusal
  * of a malformed file, and what report, diff and merge make of them.
  */
+#include <limits.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -127,6 +128,23 @@ static void test_refusals(void **state)
 	       "\"lookups\": 2, \"hits\": 1, \"misses\": 1, \"self_check\": {\"disagree\": 0}, "
 	       "\"chain_walked\": {\"min\": 0}}]}", "not a list of buckets");
 	refuse("{\"tool\": \"pftrace\", \"schema\": 1} trailing", "not JSON");
+}
+
+/* found by the fuzzer: huge numbers must not be converted blindly */
+static void test_huge_numbers_clamped(void **state)
+{
+	const char *text = "{\"tool\": \"pftrace\", \"schema\": 1, \"machine\": {\"cpus\": 1e30}, "
+		"\"merged_runs\": -1e300, \"peak_rss_kb\": 1e400, \"workload\": {\"argv\": \"x\", "
+		"\"exit_status\": 18446744073709551615}, \"targets\": [{\"traced\": \"f\", "
+		"\"lookups\": 0, \"hits\": 0, \"misses\": 0, \"self_check\": {\"agree\": 0, \"disagree\": 0}}]}";
+	struct run_file rf;
+	char err[512] = "";
+
+	if (runfile_parse(text, strlen(text), "big.json", &rf, err, sizeof(err)))
+		fail_msg("refused: %s", err);
+	assert_int_equal(rf.rep.cpus, INT_MAX);
+	assert_int_equal(rf.rep.merged_runs, INT_MIN);
+	runfile_free(&rf);
 }
 
 static void test_chi_square_p(void **state)
@@ -262,6 +280,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_round_trip),
 		cmocka_unit_test(test_refusals),
+		cmocka_unit_test(test_huge_numbers_clamped),
 		cmocka_unit_test(test_chi_square_p),
 		cmocka_unit_test(test_percentile),
 		cmocka_unit_test(test_diff),
