@@ -5,19 +5,24 @@
 
 #define NFIELDS (sizeof(struct chain_stats) / sizeof(__u64))
 
+void chain_stats_add(struct chain_stats *a, const struct chain_stats *b)
+{
+	__u64 *pa = (__u64 *)a;
+	const __u64 *pb = (const __u64 *)b;
+	size_t i;
+
+	for (i = 0; i < NFIELDS; i++)
+		pa[i] += pb[i];
+}
+
 void chain_stats_sum(struct chain_stats *sum, const void *percpu, int ncpus, size_t stride)
 {
-	__u64 *out = (__u64 *)sum;
-	size_t i;
 	int cpu;
 
 	memset(sum, 0, sizeof(*sum));
-	for (cpu = 0; cpu < ncpus; cpu++) {
-		const __u64 *in = (const __u64 *)((const char *)percpu + (size_t)cpu * stride);
-
-		for (i = 0; i < NFIELDS; i++)
-			out[i] += in[i];
-	}
+	for (cpu = 0; cpu < ncpus; cpu++)
+		chain_stats_add(sum, (const struct chain_stats *)((const char *)percpu +
+								   (size_t)cpu * stride));
 }
 
 void chain_stats_sub(struct chain_stats *d, const struct chain_stats *a,

@@ -36,6 +36,8 @@ struct walk_summary {
 	struct prefetch_model prefetch;
 };
 
+/* a += b, field by field (per-CPU sums, merged runs). */
+void chain_stats_add(struct chain_stats *a, const struct chain_stats *b);
 /* Sum a per-CPU value array of ncpus entries (stride in bytes). */
 void chain_stats_sum(struct chain_stats *sum, const void *percpu, int ncpus, size_t stride);
 /*

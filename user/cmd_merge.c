@@ -14,14 +14,11 @@
 #include "runfile.h"
 #include "runtools.h"
 
-#define NFIELDS (sizeof(struct chain_stats) / sizeof(__u64))
-
 int merge_runs(const struct run_report *const *runs, int n, const char *const *names,
 	       struct run_report *out, char *err, size_t errlen)
 {
 	const struct run_report *first = runs[0];
 	int i, t;
-	size_t k;
 
 	*out = *first;
 	out->merged_runs = 0;
@@ -64,16 +61,13 @@ int merge_runs(const struct run_report *const *runs, int n, const char *const *n
 	}
 	for (t = 0; t < out->ntargets; t++) {
 		struct target_report *m = &out->targets[t];
-		__u64 *sum = (__u64 *)&m->stats;
 
 		memset(&m->stats, 0, sizeof(m->stats));
 		m->run_time_ns = m->runs = m->recursion_misses = 0;
 		for (i = 0; i < n; i++) {
 			const struct target_report *b = &runs[i]->targets[t];
-			const __u64 *add = (const __u64 *)&b->stats;
 
-			for (k = 0; k < NFIELDS; k++)
-				sum[k] += add[k];
+			chain_stats_add(&m->stats, &b->stats);
 			m->overhead_known &= b->overhead_known;
 			m->run_time_ns += b->run_time_ns;
 			m->runs += b->runs;

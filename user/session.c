@@ -39,6 +39,7 @@ struct session {
 	char sampling_off[PFT_ERRLEN];
 	struct kfunc *funcs;
 	int nfuncs;
+	const struct kfunc *traced_fn[PFT_MAX_TARGETS];  /* NULL: not in kallsyms */
 	struct function_profile profiles[PFT_MAX_TARGETS];
 	int stats_fd;            /* BPF_ENABLE_STATS, held for this session only */
 	char stats_why[PFT_ERRLEN];
@@ -433,6 +434,7 @@ static void start_sampling(struct session *s)
 	for (i = 0; i < s->ntargets && n < PFT_SAMPLE_RANGES; i++) {
 		const struct kfunc *f = kfunc_named(s->funcs, s->nfuncs, s->targets[i].recipe->traced);
 
+		s->traced_fn[i] = f;
 		if (f) {
 			ranges[n][0] = f->addr;
 			ranges[n][1] = f->addr + f->size;
@@ -459,7 +461,7 @@ static void finish_sampling(struct session *s)
 	s->sampled = true;
 	kt = ktext_open(KTEXT_AUTO, s->opts->vmlinux, err, sizeof(err));
 	for (i = 0; i < s->ntargets; i++) {
-		const struct kfunc *f = kfunc_named(s->funcs, s->nfuncs, s->targets[i].recipe->traced);
+		const struct kfunc *f = s->traced_fn[i];
 
 		if (!f)
 			snprintf(s->profiles[i].error, sizeof(s->profiles[i].error),

@@ -33,6 +33,7 @@
 struct site {
 	const struct kfunc *func;
 	unsigned long offset;
+	char mnemonic[32];
 	char text[136];
 	char bytes[48];
 	__u64 samples, next_samples;
@@ -73,6 +74,7 @@ static int add_sites(struct census *c, const struct kfunc *f, const __u8 *code, 
 		s = &c->sites[c->nsites++];
 		s->func = f;
 		s->offset = insns[i].addr - f->addr;
+		snprintf(s->mnemonic, sizeof(s->mnemonic), "%s", insns[i].mnemonic);
 		snprintf(s->text, sizeof(s->text), "%s %s", insns[i].mnemonic, insns[i].operands);
 		hex_bytes(s->bytes, sizeof(s->bytes), insns[i].bytes, insns[i].size);
 		s->samples = r ? samples_at(r, insns[i].addr) : 0;
@@ -249,7 +251,6 @@ int cmd_sites(int argc, char **argv)
 	struct func_cost hot[20];
 	unsigned long stext = 0, etext = 0;
 	bool verbose = false;
-	FILE *vf;
 
 	optind = 1;
 	opterr = 0;
@@ -388,7 +389,6 @@ int cmd_sites(int argc, char **argv)
 		for (i = 0; i < cen.nsites; i++) {
 			struct site *s = &cen.sites[i];
 			struct json_object *o = json_object_new_object(), *t;
-			char mn[32];
 
 			json_object_object_add(o, "function", json_object_new_string(s->func->name));
 			json_object_object_add(o, "offset", json_object_new_uint64(s->offset));
@@ -399,9 +399,9 @@ int cmd_sites(int argc, char **argv)
 				json_object_object_add(o, "next_samples", json_object_new_uint64(s->next_samples));
 			}
 			json_object_array_add(arr, o);
-			sscanf(s->text, "%31s", mn);
-			t = json_object_object_get(totals, mn);
-			json_object_object_add(totals, mn, json_object_new_int(t ? json_object_get_int(t) + 1 : 1));
+			t = json_object_object_get(totals, s->mnemonic);
+			json_object_object_add(totals, s->mnemonic,
+					       json_object_new_int(t ? json_object_get_int(t) + 1 : 1));
 		}
 		json_object_object_add(root, "sites", arr);
 		json_object_object_add(root, "totals", totals);
@@ -462,12 +462,8 @@ int cmd_sites(int argc, char **argv)
 			for (k = 0; k < sizeof(names) / sizeof(names[0]); k++) {
 				int n = 0;
 
-				for (i = 0; i < cen.nsites; i++) {
-					char mn[32];
-
-					sscanf(cen.sites[i].text, "%31s", mn);
-					n += !strcmp(mn, names[k]);
-				}
+				for (i = 0; i < cen.nsites; i++)
+					n += !strcmp(cen.sites[i].mnemonic, names[k]);
 				printf(" %s %d%s", names[k], n, k + 1 < sizeof(names) / sizeof(names[0]) ? "," : "\n");
 			}
 		}
@@ -477,8 +473,7 @@ int cmd_sites(int argc, char **argv)
 				printf("  %8llu  %s\n", (unsigned long long)hot[i].samples, hot[i].f->name);
 		}
 	}
-	vf = stdout;
-	fflush(vf);
+	fflush(stdout);
 out:
 	free(cen.sites);
 	sample_result_free(&res);
