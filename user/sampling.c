@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 #include <bpf/bpf.h>
@@ -98,7 +99,7 @@ static int open_event(struct perf_event_attr *attr, int cpu)
 }
 
 struct sampler *sampler_start(const char *event, int freq, const unsigned long ranges[][2],
-			      int nranges, char *err, size_t errlen)
+			      int nranges, bool paused, char *err, size_t errlen)
 {
 	struct perf_event_attr attr;
 	struct sampler *s = calloc(1, sizeof(*s));
@@ -134,6 +135,7 @@ struct sampler *sampler_start(const char *event, int freq, const unsigned long r
 		goto fail;
 	}
 	close(fd);
+	attr.disabled = paused;
 
 	s->skel = sample_bpf__open();
 	if (!s->skel) {
@@ -169,6 +171,14 @@ struct sampler *sampler_start(const char *event, int freq, const unsigned long r
 fail:
 	sampler_free(s);
 	return NULL;
+}
+
+void sampler_resume(struct sampler *s)
+{
+	int i;
+
+	for (i = 0; s && i < s->n; i++)
+		ioctl(s->fds[i], PERF_EVENT_IOC_ENABLE, 0);
 }
 
 static int ip_cmp(const void *a, const void *b)

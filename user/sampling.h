@@ -40,9 +40,15 @@ int sample_event_parse(const char *name, struct perf_event_attr *attr, char *err
 /* 0 when HZ is a rate this kernel allows, else 2 with err */
 int sample_freq_check(long hz, char *err, size_t errlen);
 
-/* Start: RANGES ([lo, hi) pairs) or, with nranges 0, the whole kernel. */
+/*
+ * Set up: RANGES ([lo, hi) pairs) or, with nranges 0, the whole kernel.
+ * With paused, the events are open but count nothing until
+ * sampler_resume(): a trace sets up before it attaches, and samples
+ * only the traced window, not its own start.
+ */
 struct sampler *sampler_start(const char *event, int freq, const unsigned long ranges[][2],
-			      int nranges, char *err, size_t errlen);
+			      int nranges, bool paused, char *err, size_t errlen);
+void sampler_resume(struct sampler *s);
 /* Stop sampling and collect; the result stays valid after sampler_free. */
 int sampler_finish(struct sampler *s, struct sample_result *out);
 void sampler_free(struct sampler *s);

@@ -416,8 +416,9 @@ static void note_phase(const struct trace_opts *o, const char *phase, double *si
 }
 
 /*
- * Sampling beside the walks, on the traced functions' code. A failure
- * turns sampling off, with a reason, never the trace.
+ * Sampling beside the walks, on the traced functions' code, set up
+ * paused and resumed once attached. A failure turns sampling off, with
+ * a reason, never the trace.
  */
 static void start_sampling(struct session *s)
 {
@@ -441,7 +442,8 @@ static void start_sampling(struct session *s)
 			n++;
 		}
 	}
-	s->sampler = sampler_start(s->opts->event, (int)s->opts->sample_hz, ranges, n, err, sizeof(err));
+	s->sampler = sampler_start(s->opts->event, (int)s->opts->sample_hz, ranges, n, true,
+				   err, sizeof(err));
 	if (!s->sampler)
 		snprintf(s->sampling_off, sizeof(s->sampling_off), "%s", err);
 }
@@ -605,6 +607,7 @@ int run_trace(const struct trace_opts *o)
 	}
 	/* start-up ends here: every target attached */
 	rep_startup_ms = (now_s() - process_start_s) * 1000;
+	sampler_resume(s->sampler);
 	if (o->command && start_child(s, &orig_mask, err, sizeof(err))) {
 		fprintf(stderr, "pftrace: %s\n", err);
 		rc = 2;

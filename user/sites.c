@@ -335,7 +335,7 @@ int cmd_sites(int argc, char **argv)
 		}
 	}
 	if (seconds) {
-		sampler = sampler_start(event, (int)hz, NULL, 0, err, sizeof(err));
+		sampler = sampler_start(event, (int)hz, NULL, 0, false, err, sizeof(err));
 		if (!sampler) {
 			fprintf(stderr, "pftrace: sites: %s\n", err);
 			rc = 2;
