@@ -607,12 +607,13 @@ int run_trace(const struct trace_opts *o)
 	}
 	/* start-up ends here: every target attached */
 	rep_startup_ms = (now_s() - process_start_s) * 1000;
-	sampler_resume(s->sampler);
 	if (o->command && start_child(s, &orig_mask, err, sizeof(err))) {
 		fprintf(stderr, "pftrace: %s\n", err);
 		rc = 2;
 		goto out;
 	}
+	/* after the command's exec, whose own lookups are no workload's */
+	sampler_resume(s->sampler);
 	if (!o->command && o->common.format == FORMAT_TEXT)
 		fprintf(stderr, "Tracing %d function%s... Hit Ctrl-C to end.\n", s->ntargets,
 			s->ntargets == 1 ? "" : "s");
