@@ -44,8 +44,8 @@ case_ sites_all pftrace sites --format json
 case_ sites_avc pftrace sites -f avc_lookup --format json
 case_ sites_sampled pftrace sites -d 1 --format json -- avc-load -t 8 -D user_t -r 3000
 # the same sampler with and without AVC lookups: where the samples land
-case_ avccall pftrace -f avc_lookup -F 4999 --format json -- avc-load -t 8 -D user_t -r 3000
-case_ nocall pftrace -f avc_lookup -F 4999 --format json -- spin 400
+case_ avccall pftrace -f avc_lookup -F 4999 --format json -- avc-load -t 8 -D user_t -r 9000
+case_ nocall pftrace -f avc_lookup -F 4999 --format json -- spin 1000
 case_ bad_event pftrace -f avc_lookup -e no-such-event -d 1
 case_ bad_freq pftrace -f avc_lookup -F 0 -d 1
 # an unreadable kcore: nothing but /dev/null behind it
