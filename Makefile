@@ -89,9 +89,9 @@ pftrace: $(USER_OBJS)
 
 # --- tests -----------------------------------------------------------------
 
-$(OUTPUT)/unit/%: tests/unit/%.c $(LIB_OBJS) | $(OUTPUT)/unit
+$(OUTPUT)/unit/%: tests/unit/%.c $(LIB_OBJS) $(wildcard tests/unit/*.h) | $(OUTPUT)/unit
 	$(call msg,CC,$@)
-	$(Q)$(CC) $(CFLAGS) -Itests/unit $^ $(TEST_LIBS) -o $@
+	$(Q)$(CC) $(CFLAGS) -Itests/unit $(filter-out %.h,$^) $(TEST_LIBS) -o $@
 
 # CO-RE checker and its negative control (tests/host/core.sh)
 TOOLS := $(OUTPUT)/tools/core-check $(OUTPUT)/tools/core-bad.bpf.o

@@ -9,28 +9,15 @@
 #include "cmocka_prelude.h"
 #include "output.h"
 #include "report.h"
+#include "run_fixture.h"
 
 static void make_report(struct run_report *r, bool agree)
 {
 	struct target_report *t = &r->targets[0];
 	struct chain_stats *s = &t->stats;
 
-	memset(r, 0, sizeof(*r));
-	r->command = "pftrace -f avc_has_perm_noaudit -d 10";
-	r->kernel_release = "6.12.0-test";
-	r->btf_path = "/sys/kernel/btf/vmlinux";
-	strcpy(r->started, "2026-12-03T00:00:00Z");
-	r->duration_s = 10;
-	r->end_reason = "duration";
-	r->ntargets = 1;
-	t->requested = "avc_has_perm_noaudit";
-	t->traced = "avc_lookup";
-	t->recipe = "avc";
-	t->table = "SELinux access vector cache";
-	t->method = "fexit";
-	t->plan_note = "avc_has_perm_noaudit: notrace on this kernel; tracing avc_lookup, which does its chain walk";
-	t->detail = "avc_lookup(ssid, tsid, tclass)";
-	t->sample_every = 1;
+	fixture_avc_run(r, "pftrace -f avc_has_perm_noaudit -d 10",
+			"avc_has_perm_noaudit: notrace on this kernel; tracing avc_lookup, which does its chain walk");
 	s->calls = s->lookups = 100;
 	s->hits = 90;
 	s->misses = 10;
@@ -110,9 +97,7 @@ static void test_self_check_failure_withholds(void **state)
 	struct run_report r;
 	struct json_object *root, *t;
 	struct json_object_iterator it;
-	char *text = NULL;
-	size_t len = 0;
-	FILE *f;
+	char *text;
 
 	make_report(&r, false);
 	assert_false(report_self_check_ok(&r));
@@ -125,9 +110,7 @@ static void test_self_check_failure_withholds(void **state)
 	assert_false(json_object_get_boolean(get(t, "self_check.ok")));
 	json_object_put(root);
 
-	f = open_memstream(&text, &len);
-	render_text(f, &r);
-	fclose(f);
+	text = render_to_string(render_text, &r);
 	assert_int_equal(strncmp(text, "pftrace: SELF-CHECK FAILED for avc_lookup", 41), 0);
 	assert_null(strstr(text, "nodes walked per lookup"));
 	free(text);
@@ -136,14 +119,10 @@ static void test_self_check_failure_withholds(void **state)
 static void test_text_report(void **state)
 {
 	struct run_report r;
-	char *text = NULL;
-	size_t len = 0;
-	FILE *f;
+	char *text;
 
 	make_report(&r, true);
-	f = open_memstream(&text, &len);
-	render_text(f, &r);
-	fclose(f);
+	text = render_to_string(render_text, &r);
 	assert_non_null(strstr(text, "lookups              100  10.0/s"));
 	assert_non_null(strstr(text, "nodes walked per lookup: mean 1.02, max 2"));
 	assert_non_null(strstr(text, "next == NULL at hit  85 of 90 hits (94.44%)"));
@@ -155,16 +134,12 @@ static void test_sampled_run_is_marked(void **state)
 {
 	struct run_report r;
 	struct json_object *root, *t;
-	char *text = NULL;
-	size_t len = 0;
-	FILE *f;
+	char *text;
 
 	make_report(&r, true);
 	r.targets[0].sample_every = 16;
 	r.targets[0].stats.calls = 1600;   /* 100 of them walked */
-	f = open_memstream(&text, &len);
-	render_text(f, &r);
-	fclose(f);
+	text = render_to_string(render_text, &r);
 	assert_non_null(strstr(text, "SAMPLED: 1 call in 16 per CPU was walked"));
 	free(text);
 	root = render_json(&r);

@@ -13,6 +13,7 @@
 #include "runfile.h"
 #include "runtools.h"
 #include "stats.h"
+#include "run_fixture.h"
 
 /* A run as the session would report it: chains of 1-3 nodes, n lookups. */
 static void make_run(struct run_report *r, __u64 scale, int long_chains)
@@ -21,29 +22,14 @@ static void make_run(struct run_report *r, __u64 scale, int long_chains)
 	struct chain_stats *s = &t->stats;
 	int i;
 
-	memset(r, 0, sizeof(*r));
-	r->command = "pftrace -f avc_lookup -d 10 -o run.json";
-	r->kernel_release = "6.12.0-test";
-	r->btf_path = "/sys/kernel/btf/vmlinux";
-	strcpy(r->started, "2026-12-03T00:00:00Z");
-	r->duration_s = 10;
-	r->end_reason = "duration";
+	fixture_avc_run(r, "pftrace -f avc_lookup -d 10 -o run.json", "");
 	r->hostname = "box1";
 	r->arch = "x86_64";
 	r->cpu_model = "A CPU with a rather long model name that will not fit on one line";
 	r->cpus = 2;
 	r->bpf_stats = "";
-	r->ntargets = 1;
-	t->requested = "avc_has_perm_noaudit";
-	t->traced = "avc_lookup";
-	t->recipe = "avc";
-	t->table = "SELinux access vector cache";
-	t->method = "fexit";
-	t->plan_note = "";
-	t->detail = "avc_lookup(ssid, tsid, tclass)";
 	t->iterator = "hlist_for_each_entry_rcu()";
 	t->table_slots = 512;
-	t->sample_every = 1;
 	for (i = 0; i <= (long_chains ? 20 : 2); i++) {
 		__u64 n = scale * (long_chains ? 50 : (i == 1 ? 900 : 50));
 
@@ -239,13 +225,10 @@ static void test_merge(void **state)
 static void test_report_fits_72_columns(void **state)
 {
 	struct run_report r;
-	char *text = NULL, *line, *save = NULL;
-	size_t len = 0;
-	FILE *f = open_memstream(&text, &len);
+	char *text, *line, *save = NULL;
 
 	make_run(&r, 4, 1);
-	report_commit_text(f, &r);
-	fclose(f);
+	text = render_to_string(report_commit_text, &r);
 	assert_non_null(strstr(text, "Nodes walked:   mean"));
 	assert_non_null(strstr(text, "p99"));
 	assert_non_null(strstr(text, "Measured by:    pftrace -f avc_lookup -d 10 -o run.json"));
@@ -258,20 +241,17 @@ static void test_report_fits_72_columns(void **state)
 static void test_openmetrics(void **state)
 {
 	struct run_report r;
-	char *text = NULL;
-	size_t len = 0;
-	FILE *f = open_memstream(&text, &len);
+	char *text;
 
 	make_run(&r, 1, 0);
-	render_openmetrics(f, &r);
-	fclose(f);
+	text = render_to_string(render_openmetrics, &r);
 	assert_non_null(strstr(text, "# TYPE pftrace_chain_walked histogram\n"));
 	/* cumulative buckets: 50 at 0, 950 by 1, 1000 by 2 and +Inf */
 	assert_non_null(strstr(text, "pftrace_chain_walked_bucket{traced=\"avc_lookup\",recipe=\"avc\","
 			       "kernel=\"6.12.0-test\",host=\"box1\",le=\"1.0\"} 950\n"));
 	assert_non_null(strstr(text, ",le=\"+Inf\"} 1000\n"));
 	assert_non_null(strstr(text, "pftrace_lookups_total{"));
-	assert_int_equal(strcmp(text + len - 6, "# EOF\n"), 0);
+	assert_int_equal(strcmp(text + strlen(text) - 6, "# EOF\n"), 0);
 	free(text);
 }
 
