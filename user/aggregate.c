@@ -15,6 +15,18 @@ void chain_stats_add(struct chain_stats *a, const struct chain_stats *b)
 		pa[i] += pb[i];
 }
 
+bool chain_stats_add_checked(struct chain_stats *a, const struct chain_stats *b, __u64 max)
+{
+	__u64 *pa = (__u64 *)a;
+	const __u64 *pb = (const __u64 *)b;
+	size_t i;
+
+	for (i = 0; i < NFIELDS; i++)
+		if (__builtin_add_overflow(pa[i], pb[i], &pa[i]) || pa[i] > max)
+			return false;
+	return true;
+}
+
 void chain_stats_sum(struct chain_stats *sum, const void *percpu, int ncpus, size_t stride)
 {
 	int cpu;

@@ -38,6 +38,8 @@ struct walk_summary {
 
 /* a += b, field by field (per-CPU sums, merged runs). */
 void chain_stats_add(struct chain_stats *a, const struct chain_stats *b);
+/* a += b, false if any field passes max (it then holds a partial sum) */
+bool chain_stats_add_checked(struct chain_stats *a, const struct chain_stats *b, __u64 max);
 /* Sum a per-CPU value array of ncpus entries (stride in bytes). */
 void chain_stats_sum(struct chain_stats *sum, const void *percpu, int ncpus, size_t stride);
 /*

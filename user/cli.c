@@ -66,15 +66,37 @@ int pft_refuse(const char *who, const char *fmt, ...)
 
 #define bad(...) pft_refuse(NULL, __VA_ARGS__)
 
-/* A positive, finite number of seconds, and nothing else. */
-static int parse_seconds(const char *opt, const char *s, double *out)
+const char *pft_optname(char **argv)
+{
+	static char shortname[3];
+	const char *last = optind > 0 ? argv[optind - 1] : "";
+
+	/*
+	 * A long option is the word getopt just passed. A short one may sit
+	 * inside a cluster (-Xv), where that word is the one before it: name
+	 * the letter itself, which getopt keeps in optopt.
+	 */
+	if (!strncmp(last, "--", 2) || optopt <= 0 || optopt > 127)
+		return last;
+	shortname[0] = '-';
+	shortname[1] = (char)optopt;
+	shortname[2] = '\0';
+	return shortname;
+}
+
+/* A finite number of seconds in [min, a year], and nothing else. */
+static int parse_seconds(const char *opt, const char *s, double min, double *out)
 {
 	char *end;
 	double v;
 
 	v = strtod(s, &end);
-	if (end == s || *end || !isfinite(v) || v <= 0 || v > 31536000)
+	if (end == s || *end || !isfinite(v) || v <= 0 || v < min || v > 31536000) {
+		if (min > 0)
+			return bad("%s wants a number of seconds (%g <= N <= 31536000), not '%s'",
+				   opt, min, s);
 		return bad("%s wants a number of seconds (0 < N <= 31536000), not '%s'", opt, s);
+	}
 	*out = v;
 	return 0;
 }
@@ -195,11 +217,12 @@ int parse_trace_opts(int argc, char **argv, struct trace_opts *o)
 			o->functions[o->nfunctions++] = optarg;
 			break;
 		case 'd':
-			if (parse_seconds("-d", optarg, &o->duration_s))
+			if (parse_seconds("-d", optarg, 0, &o->duration_s))
 				return 2;
 			break;
 		case 'i':
-			if (parse_seconds("-i", optarg, &o->interval_s))
+			/* shorter intervals would print nothing but their own cost */
+			if (parse_seconds("-i", optarg, PFT_MIN_INTERVAL_S, &o->interval_s))
 				return 2;
 			break;
 		case 'o':
@@ -259,9 +282,9 @@ int parse_trace_opts(int argc, char **argv, struct trace_opts *o)
 			printf("pftrace %s\n", PFTRACE_VERSION);
 			return -1;
 		case ':':
-			return bad("option '%s' needs a value", argv[optind - 1]);
+			return bad("option '%s' needs a value", pft_optname(argv));
 		default:
-			return bad("unknown option '%s' (see pftrace --help)", argv[optind - 1]);
+			return bad("unknown option '%s' (see pftrace --help)", pft_optname(argv));
 		}
 	}
 	if (optind < argc) {
@@ -303,9 +326,9 @@ int parse_common_opts(int argc, char **argv, struct common_opts *o, const char *
 			o->verbose = true;
 			break;
 		case ':':
-			return pft_refuse(cmd, "option '%s' needs a value", argv[optind - 1]);
+			return pft_refuse(cmd, "option '%s' needs a value", pft_optname(argv));
 		default:
-			return pft_refuse(cmd, "unknown option '%s'", argv[optind - 1]);
+			return pft_refuse(cmd, "unknown option '%s'", pft_optname(argv));
 		}
 	}
 	if (optind < argc)

@@ -12,6 +12,7 @@
 
 #define PFT_MAX_TARGETS 8
 #define PFT_MAX_KNOBS 16
+#define PFT_MIN_INTERVAL_S 0.1   /* -i */
 
 enum out_format { FORMAT_TEXT, FORMAT_JSON, FORMAT_OPENMETRICS };
 
@@ -57,6 +58,8 @@ void print_usage(FILE *f);
  * The one-line refusal every subcommand gives bad input: "pftrace: WHO:
  * reason" (WHO may be NULL) on stderr. Returns 2, the exit status.
  */
+/* The option getopt just refused, as the user wrote it ("-X" of "-Xv", or "--foo"). */
+const char *pft_optname(char **argv);
 int pft_refuse(const char *who, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
 #endif

@@ -67,11 +67,17 @@ int merge_runs(const struct run_report *const *runs, int n, const char *const *n
 		for (i = 0; i < n; i++) {
 			const struct target_report *b = &runs[i]->targets[t];
 
-			chain_stats_add(&m->stats, &b->stats);
+			/* the sum must be a count the run-file reader accepts */
+			if (!chain_stats_add_checked(&m->stats, &b->stats, PFT_COUNT_MAX) ||
+			    __builtin_add_overflow(m->run_time_ns, b->run_time_ns, &m->run_time_ns) ||
+			    __builtin_add_overflow(m->runs, b->runs, &m->runs) ||
+			    __builtin_add_overflow(m->recursion_misses, b->recursion_misses,
+						   &m->recursion_misses)) {
+				snprintf(err, errlen, "%s: %s's counts overflow when added to the "
+					 "runs before it (counts are below 2^63)", names[i], b->traced);
+				return -1;
+			}
 			m->overhead_known &= b->overhead_known;
-			m->run_time_ns += b->run_time_ns;
-			m->runs += b->runs;
-			m->recursion_misses += b->recursion_misses;
 			if (b->table_slots != m->table_slots)
 				m->table_slots = 0;   /* tables of different sizes */
 		}
@@ -115,10 +121,10 @@ int cmd_merge(int argc, char **argv)
 			}
 			break;
 		case ':':
-			fprintf(stderr, "pftrace: merge: option '%s' needs a value\n", argv[optind - 1]);
+			fprintf(stderr, "pftrace: merge: option '%s' needs a value\n", pft_optname(argv));
 			return 2;
 		default:
-			fprintf(stderr, "pftrace: merge: unknown option '%s'\n", argv[optind - 1]);
+			fprintf(stderr, "pftrace: merge: unknown option '%s'\n", pft_optname(argv));
 			return 2;
 		}
 	}

@@ -7,6 +7,7 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <linux/capability.h>
 #include <linux/perf_event.h>
 #include <stdio.h>
 #include <string.h>
@@ -18,6 +19,7 @@
 #include <json-c/json.h>
 
 #include "cli.h"
+#include "caps.h"
 #include "feature_probe.h"
 #include "output.h"
 #include "probe.skel.h"
@@ -90,6 +92,14 @@ bool fentry_can_attach(const char *func, char *why, size_t whylen)
 	return true;
 }
 
+/* the kernel's kprobe PMU or tracefs files: visible without privilege */
+static bool kprobes_configured(void)
+{
+	return !access("/sys/bus/event_source/devices/kprobe", F_OK) ||
+	       !access("/sys/kernel/tracing/kprobe_events", F_OK) ||
+	       !access("/sys/kernel/debug/tracing/kprobe_events", F_OK);
+}
+
 bool kprobe_can_attach(const char *func, char *why, size_t whylen)
 {
 	struct probe_bpf *skel = probe_open(kprobe_prog, why, whylen);
@@ -109,9 +119,7 @@ bool kprobe_can_attach(const char *func, char *why, size_t whylen)
 	bpf_link__destroy(link);
 	probe_bpf__destroy(skel);
 	if (err) {
-		if (access("/sys/bus/event_source/devices/kprobe", F_OK) &&
-		    access("/sys/kernel/tracing/kprobe_events", F_OK) &&
-		    access("/sys/kernel/debug/tracing/kprobe_events", F_OK))
+		if (!kprobes_configured())
 			snprintf(why, whylen, "no kprobes in this kernel (CONFIG_KPROBES off)");
 		else
 			snprintf(why, whylen, "kprobe on %s failed: %s", func, kerr_str(err));
@@ -133,7 +141,9 @@ static bool perf_hw_available(char *why, size_t whylen)
 
 	if (fd < 0) {
 		snprintf(why, whylen, "cycles: %s (sampling falls back to cpu-clock)",
-			 errno == ENOENT || errno == EOPNOTSUPP ? "not supported" : strerror(errno));
+			 errno == ENOENT || errno == EOPNOTSUPP ? "not supported" :
+			 (errno == EACCES || errno == EPERM) && !cap_effective(CAP_PERFMON) ?
+			 "not permitted without CAP_PERFMON" : strerror(errno));
 		return false;
 	}
 	close(fd);
@@ -146,7 +156,9 @@ static bool bpf_stats_available(char *why, size_t whylen)
 	int fd = bpf_enable_stats(BPF_STATS_RUN_TIME);
 
 	if (fd < 0) {
-		snprintf(why, whylen, "BPF_ENABLE_STATS: %s", strerror(errno));
+		snprintf(why, whylen, "BPF_ENABLE_STATS: %s%s", strerror(errno),
+			 errno == EPERM && !cap_effective(CAP_SYS_ADMIN) ?
+			 " (needs CAP_SYS_ADMIN; pftrace then cannot measure its overhead)" : "");
 		return false;
 	}
 	close(fd);
@@ -163,7 +175,7 @@ static void set(struct feature *f, const char *name, bool ok, const char *detail
 
 void features_probe(const struct kernel_facts *kf, struct feature out[FEAT_COUNT])
 {
-	char why[PFT_ERRLEN];
+	char why[PFT_ERRLEN], missing[64];
 	const char *func;
 	bool ok;
 
@@ -175,10 +187,22 @@ void features_probe(const struct kernel_facts *kf, struct feature out[FEAT_COUNT
 	set(&out[FEAT_BTF], "btf", kf->btf != NULL, why);
 
 	func = probe_function(kf);
-	ok = fentry_can_attach(func, why, sizeof(why));
-	set(&out[FEAT_FENTRY], "fentry", ok, why);
-	ok = kprobe_can_attach(func, why, sizeof(why));
-	set(&out[FEAT_KPROBES], "kprobes", ok, why);
+	if (!caps_can_trace(missing, sizeof(missing))) {
+		/* the kernel would say EPERM: say why, and what is known without it */
+		snprintf(why, sizeof(why), "not probed: this process lacks %s (run as root, or "
+			 "grant CAP_BPF and CAP_PERFMON)", missing);
+		set(&out[FEAT_FENTRY], "fentry", false, why);
+		if (!kprobes_configured())
+			set(&out[FEAT_KPROBES], "kprobes", false,
+			    "no kprobes in this kernel (CONFIG_KPROBES off)");
+		else
+			set(&out[FEAT_KPROBES], "kprobes", false, why);
+	} else {
+		ok = fentry_can_attach(func, why, sizeof(why));
+		set(&out[FEAT_FENTRY], "fentry", ok, why);
+		ok = kprobe_can_attach(func, why, sizeof(why));
+		set(&out[FEAT_KPROBES], "kprobes", ok, why);
+	}
 	ok = perf_hw_available(why, sizeof(why));
 	set(&out[FEAT_PERF_HW], "perf-hw", ok, why);
 	ok = selinux_active(why, sizeof(why));
@@ -193,14 +217,18 @@ void features_probe(const struct kernel_facts *kf, struct feature out[FEAT_COUNT
 		bool data = ksym_address("init_task", NULL, &a);
 
 		set(&out[FEAT_KALLSYMS], "kallsyms", visible && data,
-		    !visible ? "/proc/kallsyms hides addresses (kernel.kptr_restrict, or not root)"
+		    !visible ? (cap_effective(CAP_SYSLOG) ?
+				"/proc/kallsyms hides addresses (kernel.kptr_restrict)" :
+				"/proc/kallsyms hides addresses: this process lacks CAP_SYSLOG")
 		    : data ? "/proc/kallsyms shows addresses, data symbols included"
 			   : "/proc/kallsyms lists no data symbols (CONFIG_KALLSYMS_ALL off): "
 			     "recipes cannot find their tables");
 	}
-	ok = access("/proc/kcore", R_OK) == 0;
+	ok = access("/proc/kcore", R_OK) == 0 && cap_effective(CAP_SYS_RAWIO);
 	set(&out[FEAT_KCORE], "kcore", ok,
-	    ok ? "/proc/kcore readable" : "no /proc/kcore (kernel text read through BPF instead)");
+	    ok ? "/proc/kcore readable" : access("/proc/kcore", F_OK) ?
+	    "no /proc/kcore (kernel text read through BPF instead)" :
+	    "/proc/kcore needs CAP_SYS_RAWIO (kernel text read through BPF instead)");
 	ok = bpf_stats_available(why, sizeof(why));
 	set(&out[FEAT_BPF_STATS], "bpf-stats", ok, why);
 }
@@ -239,6 +267,15 @@ int cmd_features(int argc, char **argv)
 			json_object_object_add(fs, feats[i].name, f);
 		}
 		json_object_object_add(root, "features", fs);
+		{
+			struct json_object *c = json_object_new_object();
+			char missing[64];
+			bool can = caps_can_trace(missing, sizeof(missing));
+
+			json_object_object_add(c, "can_trace", json_object_new_boolean(can));
+			json_object_object_add(c, "missing", json_object_new_string(missing));
+			json_object_object_add(root, "capabilities", c);
+		}
 		rc = json_print(root, stdout);
 		json_object_put(root);
 	} else {

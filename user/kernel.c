@@ -10,6 +10,7 @@
 #include <bpf/btf.h>
 #include <bpf/libbpf.h>
 
+#include "fileio.h"
 #include "kernel.h"
 #include "pftrace.h"
 #include "ksym.skel.h"
@@ -25,6 +26,48 @@ unsigned int kernel_version_of(const char *release)
 	return PFT_KVER(major, minor);
 }
 
+/*
+ * --btf FILE: a regular file holding raw BTF or an ELF with a .BTF
+ * section. It stays open for the session, and libbpf reads it again
+ * through /proc/self/fd, so what it parses is what was checked here.
+ */
+static int load_custom_btf(struct kernel_facts *kf, const char *path, char *err, size_t errlen)
+{
+	static const unsigned char raw_magic[2] = { 0x9f, 0xeb }, elf_magic[4] = { 0x7f, 'E', 'L', 'F' };
+	unsigned char head[4];
+	ssize_t n;
+	long e;
+
+	kf->btf_custom = true;
+	snprintf(kf->btf_path, sizeof(kf->btf_path), "%s", path);
+	kf->btf_fd = open_regular("--btf", path, NULL, err, errlen);
+	if (kf->btf_fd < 0)
+		return kf->btf_fd;
+	snprintf(kf->btf_load_path, sizeof(kf->btf_load_path), "/proc/self/fd/%d", kf->btf_fd);
+	n = pread(kf->btf_fd, head, sizeof(head), 0);
+	if (n <= 0) {
+		snprintf(err, errlen, "--btf %s: %s", path, n ? strerror(errno) : "is empty");
+		kernel_facts_free(kf);
+		return -EINVAL;
+	}
+	if (!(n >= 2 && !memcmp(head, raw_magic, 2)) && !(n == 4 && !memcmp(head, elf_magic, 4))) {
+		snprintf(err, errlen, "--btf %s: not a kernel BTF (neither raw BTF nor an ELF file)", path);
+		kernel_facts_free(kf);
+		return -EINVAL;
+	}
+	kf->btf = btf__parse(kf->btf_load_path, NULL);
+	e = libbpf_get_error(kf->btf);
+	if (e)
+		kf->btf = NULL;
+	if (e || !btf__type_cnt(kf->btf) || !btf_has_func(kf->btf, "schedule")) {
+		snprintf(err, errlen, "--btf %s: not a kernel BTF (%s)", path,
+			 e ? "libbpf cannot parse its BTF" : "no kernel functions in it");
+		kernel_facts_free(kf);
+		return -EINVAL;
+	}
+	return 0;
+}
+
 int kernel_facts_load(struct kernel_facts *kf, const char *btf_path,
 		      char *err, size_t errlen)
 {
@@ -36,24 +79,9 @@ int kernel_facts_load(struct kernel_facts *kf, const char *btf_path,
 		snprintf(kf->release, sizeof(kf->release), "%s", u.release);
 	kf->version = kernel_version_of(kf->release);
 
-	if (btf_path) {
-		kf->btf_custom = true;
-		snprintf(kf->btf_path, sizeof(kf->btf_path), "%s", btf_path);
-		if (access(btf_path, R_OK)) {
-			snprintf(err, errlen, "--btf %s: %s", btf_path, strerror(errno));
-			return -ENOENT;
-		}
-		kf->btf = btf__parse(btf_path, NULL);
-		e = libbpf_get_error(kf->btf);
-		if (e || !btf__type_cnt(kf->btf) || !btf_has_func(kf->btf, "schedule")) {
-			snprintf(err, errlen, "--btf %s: not a kernel BTF (%s)", btf_path,
-				 e ? strerror((int)-e) : "no kernel functions in it");
-			kf->btf = e ? NULL : kf->btf;
-			kernel_facts_free(kf);
-			return -EINVAL;
-		}
-		return 0;
-	}
+	kf->btf_fd = -1;
+	if (btf_path)
+		return load_custom_btf(kf, btf_path, err, errlen);
 	snprintf(kf->btf_path, sizeof(kf->btf_path), "%s", VMLINUX_BTF);
 	if (access(VMLINUX_BTF, R_OK)) {
 		snprintf(err, errlen, "this kernel has no BTF (%s: %s); "
@@ -75,6 +103,9 @@ void kernel_facts_free(struct kernel_facts *kf)
 {
 	btf__free(kf->btf);
 	kf->btf = NULL;
+	if (kf->btf_custom && kf->btf_fd >= 0)
+		close(kf->btf_fd);
+	kf->btf_fd = -1;
 }
 
 bool btf_has_func(const struct btf *btf, const char *func)

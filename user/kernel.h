@@ -20,6 +20,8 @@ struct kernel_facts {
 	struct btf *btf;          /* vmlinux BTF, or the --btf file */
 	char btf_path[4096];
 	bool btf_custom;          /* from --btf */
+	int btf_fd;               /* --btf, open for the session; else -1 */
+	char btf_load_path[32];   /* /proc/self/fd/N: what libbpf reads for --btf */
 };
 
 #define PFT_KVER(a, b) (((a) << 16) + ((b) << 8))

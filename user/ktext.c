@@ -11,83 +11,66 @@
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
 
+#include "elfread.h"
+#include "fileio.h"
 #include "kernel.h"
 #include "ktext.h"
 #include "pftrace.h"
 #include "ktext.skel.h"
 
-struct ktext_range {
-	unsigned long addr, size;
-	off_t offset;
-};
-
 struct ktext {
 	enum ktext_source source;
 	int fd;
-	struct ktext_range ranges[256];   /* kcore PT_LOADs, vmlinux sections */
-	int nranges;
+	struct elf_text elf;               /* kcore PT_LOADs, vmlinux sections */
 	long slide;                        /* vmlinux: running = linked + slide */
 	struct ktext_bpf *skel;
 	char desc[300];
 };
 
-/* PT_LOAD segments of /proc/kcore, or SHF_EXECINSTR sections of a vmlinux */
-static int elf_ranges(struct ktext *kt, const char *path, bool core, char *err, size_t errlen)
+static int elf_ranges(struct ktext *kt, const char *what, const char *path, bool core,
+		      const char *banner, char *err, size_t errlen)
 {
-	Elf *elf;
-	size_t n, i;
+	char name[4200];
 
-	elf_version(EV_CURRENT);
-	kt->fd = open(path, O_RDONLY);
-	if (kt->fd < 0) {
-		snprintf(err, errlen, "%s: %s", path, strerror(errno));
-		return -errno;
-	}
-	elf = elf_begin(kt->fd, ELF_C_READ, NULL);
-	if (!elf || elf_kind(elf) != ELF_K_ELF) {
-		snprintf(err, errlen, "%s: not an ELF file (%s)", path, elf_errmsg(-1));
-		if (elf)
-			elf_end(elf);
+	kt->fd = open_regular(what, path, NULL, err, errlen);
+	if (kt->fd < 0)
+		return kt->fd;
+	snprintf(name, sizeof(name), "%s%s%s", what, *what ? " " : "", path);
+	return elf_text_read(kt->fd, name, core, banner, &kt->elf, err, errlen);
+}
+
+/*
+ * Is the vmlinux the running kernel? Its build ID against the one in
+ * /sys/kernel/notes; where either has none, the running kernel's banner
+ * (/proc/version) must be in its read-only data. Text from another
+ * build would be annotated at the wrong addresses without a word.
+ */
+static int check_running_kernel(const struct ktext *kt, const char *path,
+				const unsigned char *running_id, size_t running_len,
+				char *err, size_t errlen)
+{
+	char a[2 * BUILD_ID_MAX + 1], b[2 * BUILD_ID_MAX + 1];
+
+	if (running_len && kt->elf.build_id_len) {
+		if (running_len == kt->elf.build_id_len &&
+		    !memcmp(running_id, kt->elf.build_id, running_len))
+			return 0;
+		snprintf(err, errlen, "--vmlinux %s: build ID %s is not the running kernel's (%s)",
+			 path, build_id_hex(kt->elf.build_id, kt->elf.build_id_len, a, sizeof(a)),
+			 build_id_hex(running_id, running_len, b, sizeof(b)));
 		return -EINVAL;
 	}
-	if (core) {
-		if (elf_getphdrnum(elf, &n)) {
-			elf_end(elf);
-			snprintf(err, errlen, "%s: no program headers", path);
-			return -EINVAL;
-		}
-		for (i = 0; i < n && kt->nranges < 256; i++) {
-			GElf_Phdr ph;
-
-			if (!gelf_getphdr(elf, (int)i, &ph) || ph.p_type != PT_LOAD)
-				continue;
-			kt->ranges[kt->nranges++] = (struct ktext_range){
-				ph.p_vaddr, ph.p_filesz, (off_t)ph.p_offset };
-		}
-	} else {
-		Elf_Scn *scn = NULL;
-
-		while ((scn = elf_nextscn(elf, scn)) && kt->nranges < 256) {
-			GElf_Shdr sh;
-
-			if (!gelf_getshdr(scn, &sh) || sh.sh_type != SHT_PROGBITS ||
-			    !(sh.sh_flags & SHF_EXECINSTR))
-				continue;
-			kt->ranges[kt->nranges++] = (struct ktext_range){
-				sh.sh_addr, sh.sh_size, (off_t)sh.sh_offset };
-		}
-	}
-	elf_end(elf);
-	if (!kt->nranges) {
-		snprintf(err, errlen, "%s: no %s in it", path, core ? "memory segments" : "text sections");
-		return -EINVAL;
-	}
-	return 0;
+	if (kt->elf.has_banner)
+		return 0;
+	snprintf(err, errlen, "--vmlinux %s: not the running kernel (%s, and /proc/version's "
+		 "banner is not in it)", path, kt->elf.build_id_len ? "the running kernel has no "
+		 "build ID" : "it has no build ID");
+	return -EINVAL;
 }
 
 static int open_kcore(struct ktext *kt, char *err, size_t errlen)
 {
-	int rc = elf_ranges(kt, "/proc/kcore", true, err, errlen);
+	int rc = elf_ranges(kt, "", "/proc/kcore", true, NULL, err, errlen);
 
 	snprintf(kt->desc, sizeof(kt->desc), "/proc/kcore");
 	return rc;
@@ -100,13 +83,28 @@ static int open_kcore(struct ktext *kt, char *err, size_t errlen)
 static int open_vmlinux(struct ktext *kt, const char *path, char *err, size_t errlen)
 {
 	unsigned long stext = 0, linked = ~0UL;
-	int rc = elf_ranges(kt, path, false, err, errlen), i;
+	unsigned char running_id[BUILD_ID_MAX], *notes = NULL;
+	char *banner = NULL, *nl;
+	size_t running_len = 0, len;
+	char ignored[PFT_ERRLEN];
+	int rc, i;
 
+	if (!read_regular_file("", "/sys/kernel/notes", 1 << 16, (char **)&notes, &len,
+			       ignored, sizeof(ignored)))
+		running_len = notes_build_id(notes, len, running_id, sizeof(running_id));
+	free(notes);
+	if (!read_regular_file("", "/proc/version", 4096, &banner, &len, ignored, sizeof(ignored)) &&
+	    (nl = strchr(banner, '\n')))
+		nl[1] = '\0';   /* linux_banner ends in the newline too */
+	rc = elf_ranges(kt, "--vmlinux", path, false, banner, err, errlen);
+	free(banner);
+	if (!rc)
+		rc = check_running_kernel(kt, path, running_id, running_len, err, errlen);
 	if (rc)
 		return rc;
-	for (i = 0; i < kt->nranges; i++)
-		if (kt->ranges[i].addr < linked)
-			linked = kt->ranges[i].addr;
+	for (i = 0; i < kt->elf.nranges; i++)
+		if (kt->elf.ranges[i].addr < linked)
+			linked = kt->elf.ranges[i].addr;
 	if (!ksym_address("_stext", "tT", &stext) || !stext) {
 		snprintf(err, errlen, "%s: cannot place it: _stext not in /proc/kallsyms", path);
 		return -ENOENT;
@@ -156,7 +154,7 @@ struct ktext *ktext_open(enum ktext_source want, const char *vmlinux, char *err,
 			if (kt->fd >= 0)
 				close(kt->fd);
 			kt->fd = -1;
-			kt->nranges = 0;
+			kt->elf.nranges = 0;
 			rc = open_bpf(kt, err, errlen);
 			if (rc)
 				snprintf(err + strlen(err), errlen - strlen(err), " (and %s)", why_kcore);
@@ -193,8 +191,8 @@ int ktext_read(struct ktext *kt, unsigned long addr, void *buf, size_t len)
 		return 0;
 	}
 	at = addr - (unsigned long)kt->slide;
-	for (i = 0; i < kt->nranges; i++) {
-		const struct ktext_range *r = &kt->ranges[i];
+	for (i = 0; i < kt->elf.nranges; i++) {
+		const struct elf_range *r = &kt->elf.ranges[i];
 
 		if (at < r->addr || at + len > r->addr + r->size)
 			continue;

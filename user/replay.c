@@ -492,9 +492,9 @@ int cmd_replay(int argc, char **argv)
 				return bad("--format wants text or json, not '%s'", optarg);
 			break;
 		case ':':
-			return bad("option '%s' needs a value", argv[optind - 1]);
+			return bad("option '%s' needs a value", pft_optname(argv));
 		default:
-			return bad("unknown option '%s'", argv[optind - 1]);
+			return bad("unknown option '%s'", pft_optname(argv));
 		}
 	}
 	if (optind < argc)

@@ -14,7 +14,10 @@
 #include "cli.h"
 #include "sampling.h"
 
+#include <stdint.h>
 #define PFT_SCHEMA_VERSION 1
+/* Every count in a run file is below 2^63 (json-c reads integers as int64). */
+#define PFT_COUNT_MAX ((__u64)INT64_MAX - 1)
 
 struct target_report {
 	const char *requested;

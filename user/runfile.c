@@ -7,9 +7,23 @@
 #include <string.h>
 #include <json-c/json.h>
 
+#include "fileio.h"
 #include "runfile.h"
 
-#define MAX_RUNFILE_BYTES (64 << 20)
+/*
+ * What reading a run file may cost. json-c's tree takes far more memory
+ * than the text (an empty object is ~0.6 KB, an integer ~70 B), so the
+ * text is scanned first and refused when its tree would cost more than
+ * RUNFILE_TREE_RATIO times its size. With the text itself, a read
+ * needs at most (RUNFILE_TREE_RATIO + 1) x the file size, plus a few MB
+ * of pftrace: checked by tests/host/runfile.sh on hostile files.
+ */
+#define MAX_RUNFILE_BYTES (16 << 20)
+#define RUNFILE_TREE_RATIO 32
+#define TREE_BYTES_PER_CONTAINER 1024
+#define TREE_BYTES_PER_VALUE 96
+/* json-c saturates integers past int64, which would hide a wrap */
+#define COUNT_MAX PFT_COUNT_MAX
 
 struct reader {
 	struct run_file *rf;
@@ -65,8 +79,17 @@ static int get_count(struct reader *r, struct json_object *o, const char *where,
 	i = json_object_get_int64(v);
 	if (i < 0)
 		return fail(r, "%s.%s is negative", where, key);
-	/* json-c keeps counts above INT64_MAX as uint64 */
-	*out = i == INT64_MAX ? json_object_get_uint64(v) : (__u64)i;
+	if ((__u64)i > COUNT_MAX)
+		return fail(r, "%s.%s is out of range (counts are below 2^63)", where, key);
+	*out = (__u64)i;
+	return 0;
+}
+
+/* a + b, refused where it would pass COUNT_MAX */
+static int add_count(struct reader *r, const char *what, __u64 a, __u64 b, __u64 *sum)
+{
+	if (__builtin_add_overflow(a, b, sum) || *sum > COUNT_MAX)
+		return fail(r, "%s overflows (counts are below 2^63)", what);
 	return 0;
 }
 
@@ -107,10 +130,14 @@ static double get_clamped(struct json_object *o, const char *key, double lo, dou
 static int get_hist(struct reader *r, struct json_object *arr, const char *where, __u64 *slots)
 {
 	size_t i, n;
+	__u64 prev = 0;
 
 	if (!json_object_is_type(arr, json_type_array))
 		return fail(r, "%s is not a list of buckets", where);
 	n = json_object_array_length(arr);
+	if (n > PFT_MAX_WALK + 1)
+		return fail(r, "%s has %zu buckets; pftrace writes at most %d", where, n,
+			    PFT_MAX_WALK + 1);
 	for (i = 0; i < n; i++) {
 		struct json_object *b = json_object_array_get_idx(arr, i);
 		__u64 min, max, count;
@@ -122,8 +149,57 @@ static int get_hist(struct reader *r, struct json_object *arr, const char *where
 		if (min != max || min > PFT_MAX_WALK)
 			return fail(r, "%s has a bucket %llu..%llu pftrace does not write", where,
 				    (unsigned long long)min, (unsigned long long)max);
-		slots[min] += count;
+		/* pftrace writes each bucket once, in order */
+		if (slots[min] || (i && min <= prev))
+			return fail(r, "%s: bucket %llu is out of order or repeated", where,
+				    (unsigned long long)min);
+		slots[min] = count;
+		prev = min;
 	}
+	return 0;
+}
+
+/*
+ * What the writer guarantees of a target's counts, checked without
+ * wrap-around: the histograms sum to the walks, no hit is at a position
+ * past the walk's length, and every lookup is a walk, a truncation or a
+ * read fault.
+ */
+static int check_target_sums(struct reader *r, const char *where, const struct chain_stats *s)
+{
+	__u64 completed = 0, hits = 0, nodes = 0, term, sum;
+	int i;
+
+	for (i = 0; i < PFT_HIST_SLOTS; i++) {
+		if (s->hit_pos_hist[i] > s->chain_walked_hist[i])
+			return fail(r, "%s: %llu hits at position %d but only %llu walks of %d nodes",
+				    where, (unsigned long long)s->hit_pos_hist[i], i,
+				    (unsigned long long)s->chain_walked_hist[i], i);
+		if (__builtin_mul_overflow(s->chain_walked_hist[i], (__u64)i, &term))
+			return fail(r, "%s: nodes walked overflows", where);
+		if (add_count(r, "chain_walked", completed, s->chain_walked_hist[i], &completed) ||
+		    add_count(r, "hit_position", hits, s->hit_pos_hist[i], &hits) ||
+		    add_count(r, "nodes walked", nodes, term, &nodes))
+			return -1;
+	}
+	if (s->hit_pos_hist[0])
+		return fail(r, "%s: a walk of no node cannot hit", where);
+	if (hits > s->hits)
+		return fail(r, "%s: %llu walks hit but the kernel found only %llu", where,
+			    (unsigned long long)hits, (unsigned long long)s->hits);
+	if (s->next_null_at_hit > hits)
+		return fail(r, "%s: next_null_at_hit %llu is more than the %llu walk hits", where,
+			    (unsigned long long)s->next_null_at_hit, (unsigned long long)hits);
+	if (s->self_disagree > completed)
+		return fail(r, "%s: self_check.disagree %llu is more than the %llu walks", where,
+			    (unsigned long long)s->self_disagree, (unsigned long long)completed);
+	if (add_count(r, "walks + truncated", completed, s->truncated, &sum) ||
+	    add_count(r, "walks + truncated + read_faults", sum, s->read_faults, &sum))
+		return -1;
+	if (sum != s->lookups)
+		return fail(r, "%s: %llu walks + %llu truncated + %llu read faults != %llu lookups",
+			    where, (unsigned long long)completed, (unsigned long long)s->truncated,
+			    (unsigned long long)s->read_faults, (unsigned long long)s->lookups);
 	return 0;
 }
 
@@ -162,9 +238,20 @@ static int read_target(struct reader *r, struct json_object *t, int idx)
 	    get_count(r, t, where, "next_null_at_hit", false, &s->next_null_at_hit))
 		return -1;
 	tr->table_slots = slots;
+	if (sample > 1000000)
+		return fail(r, "%s.sampled_1_in is %llu; pftrace samples at most 1 in 1000000",
+			    where, (unsigned long long)sample);
 	tr->sample_every = sample ? (unsigned int)sample : 1;
-	if (s->hits + s->misses != s->lookups)
-		return fail(r, "%s: hits + misses != lookups", where);
+	{
+		__u64 sum;
+
+		if (add_count(r, "hits + misses", s->hits, s->misses, &sum))
+			return -1;
+		if (sum != s->lookups)
+			return fail(r, "%s: hits %llu + misses %llu != lookups %llu", where,
+				    (unsigned long long)s->hits, (unsigned long long)s->misses,
+				    (unsigned long long)s->lookups);
+	}
 	if (!sc)
 		return fail(r, "%s has no \"self_check\"", where);
 	if (get_count(r, sc, where, "disagree", true, &s->self_disagree))
@@ -176,6 +263,8 @@ static int read_target(struct reader *r, struct json_object *t, int idx)
 		return -1;
 	v = member(t, "hit_position");
 	if (v && get_hist(r, v, "hit_position", s->hit_pos_hist))
+		return -1;
+	if (r->rf->has_histograms[idx] && check_target_sums(r, where, s))
 		return -1;
 	if (s->calls == 0)
 		s->calls = s->lookups;
@@ -249,6 +338,36 @@ static int read_replay(struct reader *r, struct json_object *rj)
 	return 0;
 }
 
+/*
+ * What json-c's tree of TEXT would cost, from one pass over the bytes:
+ * containers and values outside strings. Refusing a costly text before
+ * parsing keeps memory a bounded multiple of the file size.
+ */
+static size_t tree_cost(const char *text, size_t len)
+{
+	size_t containers = 0, values = 1, i;
+	bool in_string = false;
+
+	for (i = 0; i < len; i++) {
+		char c = text[i];
+
+		if (in_string) {
+			if (c == '\\')
+				i++;
+			else if (c == '"')
+				in_string = false;
+			continue;
+		}
+		if (c == '"')
+			in_string = true;
+		else if (c == '{' || c == '[')
+			containers++;
+		else if (c == ',' || c == ':')
+			values++;
+	}
+	return containers * TREE_BYTES_PER_CONTAINER + values * TREE_BYTES_PER_VALUE;
+}
+
 int runfile_parse(const char *text, size_t len, const char *name, struct run_file *rf,
 		  char *err, size_t errlen)
 {
@@ -261,6 +380,10 @@ int runfile_parse(const char *text, size_t len, const char *name, struct run_fil
 	int rc = -1;
 
 	memset(rf, 0, sizeof(*rf));
+	if (!len)
+		return fail(&r, "is empty");
+	if (tree_cost(text, len) > RUNFILE_TREE_RATIO * len + (1 << 16))
+		return fail(&r, "too many JSON values for its size: not a file pftrace wrote");
 	tok = json_tokener_new();
 	if (!tok)
 		return fail(&r, "out of memory");
@@ -287,7 +410,11 @@ int runfile_parse(const char *text, size_t len, const char *name, struct run_fil
 	}
 	if (get_count(&r, root, "the run", "schema", true, &schema))
 		goto out;
-	if (schema > PFT_SCHEMA_VERSION || schema == 0) {
+	if (schema == 0) {
+		fail(&r, "schema 0 does not exist; run files start at schema 1");
+		goto out;
+	}
+	if (schema > PFT_SCHEMA_VERSION) {
 		fail(&r, "schema %llu; this pftrace reads schema 1 to %d (a newer pftrace wrote it)",
 		     (unsigned long long)schema, PFT_SCHEMA_VERSION);
 		goto out;
@@ -320,7 +447,8 @@ int runfile_parse(const char *text, size_t len, const char *name, struct run_fil
 		goto out;
 	}
 	n = json_object_array_length(targets);
-	if (n == 0 || n > PFT_MAX_TARGETS) {
+	/* a replay of a synthetic workload traced nothing: its file has no target */
+	if ((n == 0 && !member(root, "replay")) || n > PFT_MAX_TARGETS) {
 		fail(&r, "%zu targets; a run has 1 to %d", n, PFT_MAX_TARGETS);
 		goto out;
 	}
@@ -353,32 +481,13 @@ out:
 
 int runfile_read(const char *path, struct run_file *rf, char *err, size_t errlen)
 {
-	FILE *f = fopen(path, "r");
 	char *buf;
 	size_t len;
 	int rc;
 
 	memset(rf, 0, sizeof(*rf));
-	if (!f) {
-		snprintf(err, errlen, "%s: %s", path, strerror(errno));
+	if (read_regular_file("", path, MAX_RUNFILE_BYTES, &buf, &len, err, errlen))
 		return -1;
-	}
-	buf = malloc(MAX_RUNFILE_BYTES + 1);
-	if (!buf) {
-		fclose(f);
-		snprintf(err, errlen, "%s: out of memory", path);
-		return -1;
-	}
-	len = fread(buf, 1, MAX_RUNFILE_BYTES + 1, f);
-	if (ferror(f) || len > MAX_RUNFILE_BYTES) {
-		snprintf(err, errlen, "%s: %s", path, ferror(f) ? strerror(errno) :
-			 "larger than 64 MiB: not a pftrace run file");
-		fclose(f);
-		free(buf);
-		return -1;
-	}
-	fclose(f);
-	buf[len] = '\0';
 	rc = runfile_parse(buf, len, path, rf, err, errlen);
 	free(buf);
 	return rc;

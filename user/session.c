@@ -22,6 +22,7 @@
 #include <json-c/json.h>
 
 #include "annotate.h"
+#include "caps.h"
 #include "ktext.h"
 #include "output.h"
 #include "report.h"
@@ -148,7 +149,7 @@ static int target_start_method(struct target *t, const struct kernel_facts *kf,
 {
 	LIBBPF_OPTS(bpf_object_open_opts, open_opts,
 		    /* CO-RE relocations against --btf instead of the kernel's */
-		    .btf_custom_path = kf->btf_custom ? kf->btf_path : NULL);
+		    .btf_custom_path = kf->btf_custom ? kf->btf_load_path : NULL);
 	const struct recipe *r = t->recipe;
 	struct bpf_program *prog;
 	struct bpf_map *map;
@@ -517,10 +518,6 @@ int run_trace(const struct trace_opts *o)
 	s->stats_fd = -1;
 	setup_libbpf_logging(o->common.verbose);
 
-	if (o->vmlinux && access(o->vmlinux, R_OK)) {
-		fprintf(stderr, "pftrace: --vmlinux %s: %s\n", o->vmlinux, strerror(errno));
-		return 2;
-	}
 	if (!o->no_samples) {
 		struct perf_event_attr attr;
 
@@ -530,10 +527,20 @@ int run_trace(const struct trace_opts *o)
 			return 2;
 		}
 	}
-	if (geteuid() != 0) {
-		fprintf(stderr, "pftrace: tracing needs root (CAP_BPF, CAP_PERFMON and "
-			"CAP_SYS_ADMIN); run it with sudo\n");
+	if (!caps_can_trace(err, sizeof(err))) {
+		fprintf(stderr, "pftrace: tracing needs CAP_BPF and CAP_PERFMON (or root); this "
+			"process lacks %s\n", err);
 		return 2;
+	}
+	/* a wrong vmlinux is refused now, not after the run */
+	if (o->vmlinux) {
+		struct ktext *kt = ktext_open(KTEXT_VMLINUX, o->vmlinux, err, sizeof(err));
+
+		if (!kt) {
+			fprintf(stderr, "pftrace: %s\n", err);
+			return 2;
+		}
+		ktext_close(kt);
 	}
 	if (o->output_path && check_output_path(o->output_path, err, sizeof(err))) {
 		fprintf(stderr, "pftrace: %s\n", err);

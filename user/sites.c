@@ -20,6 +20,7 @@
 #include <json-c/json.h>
 
 #include "annotate.h"
+#include "caps.h"
 #include "cli.h"
 #include "disasm.h"
 #include "ktext.h"
@@ -297,9 +298,9 @@ int cmd_sites(int argc, char **argv)
 			verbose = true;
 			break;
 		case ':':
-			return sites_bad("option '%s' needs a value", argv[optind - 1]);
+			return sites_bad("option '%s' needs a value", pft_optname(argv));
 		default:
-			return sites_bad("unknown option '%s'", argv[optind - 1]);
+			return sites_bad("unknown option '%s'", pft_optname(argv));
 		}
 	}
 	if (optind < argc) {
@@ -310,8 +311,9 @@ int cmd_sites(int argc, char **argv)
 			seconds = 1e9;   /* until the command ends */
 	}
 	setup_libbpf_logging(verbose);
-	if (geteuid() != 0)
-		return sites_bad("reading kernel text needs root");
+	if (!caps_can_trace(err, sizeof(err)))
+		return sites_bad("reading kernel text needs CAP_BPF and CAP_PERFMON (or root); "
+				 "this process lacks %s", err);
 	{
 		struct perf_event_attr attr;
 

@@ -89,7 +89,7 @@ static void refuse(const char *text, const char *why)
 
 static void test_refusals(void **state)
 {
-	refuse("", "not JSON");
+	refuse("", "is empty");
 	refuse("{\"tool\": \"pftrace\", ", "not JSON");
 	refuse("[1, 2, 3]", "not a pftrace run file");
 	refuse("{\"tool\": \"bpftrace\"}", "not a pftrace run file");
@@ -106,7 +106,7 @@ static void test_refusals(void **state)
 	       "\"lookups\": \"many\", \"hits\": 0, \"misses\": 0}]}", "not an integer");
 	refuse("{\"tool\": \"pftrace\", \"schema\": 1, \"targets\": [{\"traced\": \"f\", "
 	       "\"lookups\": 3, \"hits\": 1, \"misses\": 1, \"self_check\": {\"disagree\": 0}}]}",
-	       "hits + misses != lookups");
+	       "hits 1 + misses 1 != lookups 3");
 	refuse("{\"tool\": \"pftrace\", \"schema\": 1, \"targets\": [{\"traced\": \"f\", "
 	       "\"lookups\": 2, \"hits\": 1, \"misses\": 1, \"self_check\": {\"disagree\": 0}, "
 	       "\"chain_walked\": [{\"min\": 0, \"max\": 9, \"count\": 2}]}]}", "bucket 0..9");
@@ -114,6 +114,50 @@ static void test_refusals(void **state)
 	       "\"lookups\": 2, \"hits\": 1, \"misses\": 1, \"self_check\": {\"disagree\": 0}, "
 	       "\"chain_walked\": {\"min\": 0}}]}", "not a list of buckets");
 	refuse("{\"tool\": \"pftrace\", \"schema\": 1} trailing", "not JSON");
+}
+
+#define TARGET_HEAD "{\"tool\": \"pftrace\", \"schema\": 1, \"targets\": [{\"traced\": \"f\", "
+
+/* issue 13: counts that do not fit, or do not add up, are refused on read */
+static void test_refusals_of_counts(void **state)
+{
+	refuse("{\"tool\": \"pftrace\", \"schema\": 0, \"targets\": []}", "schema 0 does not exist");
+	/* 10^23 saturates in json-c: out of range, not a wrong sum */
+	refuse(TARGET_HEAD "\"lookups\": 100000000000000000000000, \"hits\": 0, \"misses\": 0}]}",
+	       "lookups is out of range");
+	/* hits + misses past 2^63: on 64 bits it would wrap onto lookups soon after */
+	refuse(TARGET_HEAD "\"lookups\": 2, \"hits\": 6000000000000000000, "
+	       "\"misses\": 6000000000000000000, \"self_check\": {\"disagree\": 0}}]}",
+	       "hits + misses overflows");
+	/* a hit_position past chain_walked would print a negative miss count */
+	refuse(TARGET_HEAD "\"lookups\": 2, \"hits\": 2, \"misses\": 0, \"self_check\": "
+	       "{\"disagree\": 0}, \"chain_walked\": [{\"min\": 1, \"max\": 1, \"count\": 2}], "
+	       "\"hit_position\": [{\"min\": 1, \"max\": 1, \"count\": 1000}]}]}",
+	       "1000 hits at position 1 but only 2 walks");
+	refuse(TARGET_HEAD "\"lookups\": 4, \"hits\": 0, \"misses\": 4, \"self_check\": "
+	       "{\"disagree\": 0}, \"chain_walked\": [{\"min\": 1, \"max\": 1, \"count\": 2}, "
+	       "{\"min\": 1, \"max\": 1, \"count\": 2}]}]}", "out of order or repeated");
+	refuse(TARGET_HEAD "\"lookups\": 5, \"hits\": 0, \"misses\": 5, \"self_check\": "
+	       "{\"disagree\": 0}, \"chain_walked\": [{\"min\": 1, \"max\": 1, \"count\": 2}]}]}",
+	       "2 walks + 0 truncated + 0 read faults != 5 lookups");
+	refuse(TARGET_HEAD "\"lookups\": 2, \"hits\": 1, \"misses\": 1, \"self_check\": "
+	       "{\"disagree\": 0}, \"chain_walked\": [{\"min\": 0, \"max\": 0, \"count\": 2}], "
+	       "\"hit_position\": [{\"min\": 0, \"max\": 0, \"count\": 1}]}]}",
+	       "a walk of no node cannot hit");
+}
+
+/* issue 13: a text whose json-c tree would dwarf it is refused unparsed */
+static void test_refuses_costly_trees(void **state)
+{
+	size_t n = 200000, i;
+	char *text = malloc(n * 3 + 64);
+	int len = sprintf(text, "{\"tool\": \"pftrace\", \"x\": [");
+
+	for (i = 0; i < n; i++)
+		len += sprintf(text + len, "{},");
+	sprintf(text + len, "{}]}");
+	refuse(text, "too many JSON values for its size");
+	free(text);
 }
 
 /* found by the fuzzer: huge numbers must not be converted blindly */
@@ -260,6 +304,8 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_round_trip),
 		cmocka_unit_test(test_refusals),
+		cmocka_unit_test(test_refusals_of_counts),
+		cmocka_unit_test(test_refuses_costly_trees),
 		cmocka_unit_test(test_huge_numbers_clamped),
 		cmocka_unit_test(test_chi_square_p),
 		cmocka_unit_test(test_percentile),

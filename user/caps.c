@@ -1,0 +1,39 @@
+// SPDX-License-Identifier: GPL-2.0
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+#include <sys/syscall.h>
+#include <linux/capability.h>
+
+#include "caps.h"
+
+#ifndef CAP_PERFMON
+#define CAP_PERFMON 38
+#endif
+#ifndef CAP_BPF
+#define CAP_BPF 39
+#endif
+
+bool cap_effective(int cap)
+{
+	struct __user_cap_header_struct hdr = { .version = _LINUX_CAPABILITY_VERSION_3 };
+	struct __user_cap_data_struct data[2] = { 0 };
+
+	if (cap < 0 || cap >= 64 || syscall(SYS_capget, &hdr, data))
+		return false;
+	return data[cap / 32].effective & (1u << (cap % 32));
+}
+
+bool caps_can_trace(char *missing, size_t len)
+{
+	bool bpf = cap_effective(CAP_BPF), perfmon = cap_effective(CAP_PERFMON);
+
+	if ((bpf && perfmon) || cap_effective(CAP_SYS_ADMIN)) {
+		if (len)
+			missing[0] = '\0';
+		return true;
+	}
+	snprintf(missing, len, "%s%s%s", bpf ? "" : "CAP_BPF", !bpf && !perfmon ? ", " : "",
+		 perfmon ? "" : "CAP_PERFMON");
+	return false;
+}
