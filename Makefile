@@ -112,7 +112,8 @@ unit: $(UNIT_BINS) $(TOOLS) $(BPF_OBJS) pftrace
 FUZZ_SECONDS ?= 20
 FUZZ_SRCS := tests/fuzz/fuzz_runfile.c user/runfile.c user/aggregate.c user/hist.c \
 	user/stats.c user/report_text.c user/report_json.c user/report_openmetrics.c \
-	user/cmd_report.c user/output.c user/annotate.c user/disasm.c user/sampling.c user/ktext.c user/kernel.c
+	user/cmd_report.c user/output.c user/fileio.c user/elfread.c user/caps.c \
+	user/annotate.c user/disasm.c user/sampling.c user/ktext.c user/kernel.c
 $(OUTPUT)/fuzz/fuzz_runfile: $(FUZZ_SRCS) $(wildcard user/*.h) bpf/pftrace.h
 	$(call msg,FUZZ,$@)
 	$(Q)mkdir -p $(dir $@)

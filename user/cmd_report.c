@@ -53,6 +53,8 @@ void report_commit_text(FILE *f, const struct run_report *r)
 	char buf[512];
 	int i;
 
+	if (!r->ntargets)
+		goto replay;   /* a synthetic replay: no kernel, no trace */
 	snprintf(buf, sizeof(buf), "Linux %s%s", r->kernel_release,
 		 r->merged_runs > 1 ? " (merged runs)" : "");
 	field(f, "Kernel:", buf);
@@ -122,6 +124,7 @@ void report_commit_text(FILE *f, const struct run_report *r)
 			field(f, "Samples:", buf);
 		}
 	}
+replay:
 	if (r->replay.present) {
 		const struct replay_summary *rs = &r->replay;
 		const char *unit = !strcmp(rs->unit, "tsc") ? "TSC ticks" : "ns";

@@ -157,7 +157,7 @@ static int existing_output(const char *path, struct stat *st, bool *exists,
 
 int check_output_path(const char *path, char *err, size_t errlen)
 {
-	char dir[4096];
+	char dir[4096], *parent;
 	struct stat st;
 	bool exists;
 	size_t n = strlen(path);
@@ -178,7 +178,9 @@ int check_output_path(const char *path, char *err, size_t errlen)
 		return rc;
 	/* known before tracing starts, not after a long run */
 	snprintf(dir, sizeof(dir), "%s", path);
-	if (stat(dirname(dir), &st) || !S_ISDIR(st.st_mode) || access(dir, W_OK | X_OK)) {
+	parent = dirname(dir);   /* may point to a static "." rather than into dir */
+	errno = 0;
+	if (stat(parent, &st) || !S_ISDIR(st.st_mode) || access(parent, W_OK | X_OK)) {
 		rc = errno ? -errno : -ENOTDIR;
 		snprintf(err, errlen, "-o %s: %s", path, strerror(-rc));
 		return rc;

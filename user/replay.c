@@ -88,26 +88,44 @@ static int node_bytes_for(const char *recipe)
 	return 64;
 }
 
-static int dist_from_run(struct replay_dist *d, const char *path, const char *func)
+/*
+ * The run file is read once: its text gives the walks to replay and,
+ * kept in *doc, the document that -o writes back with "replay" added.
+ */
+static int dist_from_run(struct replay_dist *d, const char *path, const char *func,
+			 struct json_object **doc)
 {
 	struct run_file rf;
-	char err[PFT_ERRLEN];
+	char err[PFT_ERRLEN], *text;
 	const struct target_report *t = NULL;
+	size_t len;
 	int i;
 
-	if (runfile_read(path, &rf, err, sizeof(err)))
+	if (read_regular_file("", path, RUNFILE_MAX_BYTES, &text, &len, err, sizeof(err)))
 		return bad("%s", err);
+	if (runfile_parse(text, len, path, &rf, err, sizeof(err))) {
+		free(text);
+		return bad("%s", err);
+	}
+	*doc = json_tokener_parse(text);
+	free(text);
+	if (!*doc) {
+		runfile_free(&rf);
+		return bad("%s: out of memory", path);
+	}
 	for (i = 0; i < rf.rep.ntargets; i++)
 		if (!func || !strcmp(rf.rep.targets[i].traced, func) ||
 		    !strcmp(rf.rep.targets[i].requested, func))
 			break;
 	if (i == rf.rep.ntargets) {
 		runfile_free(&rf);
-		return bad("%s: no target %s in it", path, func);
+		json_object_put(*doc);
+		return bad("%s: no target %s in it", path, func ? func : "at all");
 	}
 	t = &rf.rep.targets[i];
 	if (!rf.has_histograms[i] || !t->sum.completed) {
 		runfile_free(&rf);
+		json_object_put(*doc);
 		return bad("%s: %s has no walks to replay%s", path, t->traced,
 			   t->sum.self_check_ok ? "" : " (its self-check failed)");
 	}
@@ -132,7 +150,7 @@ static int dist_from_run(struct replay_dist *d, const char *path, const char *fu
 static int dist_from_spec(struct replay_dist *d, const char *spec)
 {
 	char buf[256], *tok, *save = NULL, *end;
-	double chain = 0, mean = 0, hits = 1, len_w[REPLAY_MAX_LEN + 1] = { 0 }, sum = 0;
+	double chain = 0, mean = 0, hits = 1, node = 64, len_w[REPLAY_MAX_LEN + 1] = { 0 }, sum = 0;
 	int i, p;
 
 	memset(d, 0, sizeof(*d));
@@ -157,7 +175,7 @@ static int dist_from_spec(struct replay_dist *d, const char *spec)
 		else if (!strcmp(tok, "hits"))
 			hits = v;
 		else
-			d->node_bytes = (int)v;
+			node = v;
 	}
 	if ((chain > 0) == (mean > 0))
 		return bad("--synthetic: give chain=N or mean=X (one of them, positive)");
@@ -168,9 +186,11 @@ static int dist_from_spec(struct replay_dist *d, const char *spec)
 		return bad("--synthetic: mean=%g: chains have 1 node or more, and 64 on average at most", mean);
 	if (hits < 0 || hits > 1)
 		return bad("--synthetic: hits=%g is not a share between 0 and 1", hits);
-	if (d->node_bytes < (int)sizeof(struct replay_node) || d->node_bytes > 65536)
-		return bad("--synthetic: node=%d bytes: from %zu to 65536", d->node_bytes,
-			   sizeof(struct replay_node));
+	/* checked as a double: converting 1e300 to int would be undefined */
+	if (node != floor(node) || node < (double)sizeof(struct replay_node) || node > 65536)
+		return bad("--synthetic: node=%g is not a whole number of bytes from %zu to 65536",
+			   node, sizeof(struct replay_node));
+	d->node_bytes = (int)node;
 	for (i = 1; i <= REPLAY_MAX_LEN; i++) {
 		/* Poisson(mean - 1) shifted by one, by its recurrence */
 		len_w[i] = chain ? (i == (int)chain) : (i == 1 ? exp(-(mean - 1)) : len_w[i - 1] * (mean - 1) / (i - 1));
@@ -464,7 +484,7 @@ int cmd_replay(int argc, char **argv)
 	__u64 walked[PFT_HIST_SLOTS] = { 0 }, hits;
 	size_t m, nseq;
 	char err[PFT_ERRLEN], *end;
-	struct json_object *rj, *opts;
+	struct json_object *rj, *opts, *doc = NULL;
 	struct estimate e[NOPTS], ratio[NOPTS];
 	cpu_set_t set;
 	long l;
@@ -506,7 +526,7 @@ int cmd_replay(int argc, char **argv)
 		return bad("-t picks a target of a run file; --synthetic has none");
 	if (out && check_output_path(out, err, sizeof(err)))
 		return bad("%s", err);
-	rc = run ? dist_from_run(&d, run, target) : dist_from_spec(&d, spec);
+	rc = run ? dist_from_run(&d, run, target, &doc) : dist_from_spec(&d, spec);
 	if (rc)
 		return rc;
 
@@ -528,12 +548,15 @@ int cmd_replay(int argc, char **argv)
 	/* every template equally often: a whole number of rounds */
 	nseq = (100000 + m - 1) / m * m;
 	tpl = calloc(m, sizeof(*tpl));
-	if (!tpl)
+	if (!tpl) {
+		json_object_put(doc);
 		return bad("out of memory");
+	}
 	m = make_templates(&d, tpl, m);
 	if (build_table(&t, tpl, m, d.node_bytes, nseq)) {
 		free(tpl);
 		free_table(&t);
+		json_object_put(doc);
 		return bad("cannot allocate %zu nodes of %d bytes", t.nnodes, d.node_bytes);
 	}
 	t.nseq = nseq;
@@ -561,6 +584,7 @@ int cmd_replay(int argc, char **argv)
 			samples[which][r] = (now_ticks(tsc) - t0) / (double)t.nseq;
 			if (found != hits) {
 				free_table(&t);
+				json_object_put(doc);
 				return bad("internal error: the %s walk found %lu of %llu", opt_key[which],
 					   found, (unsigned long long)hits);
 			}
@@ -634,24 +658,27 @@ int cmd_replay(int argc, char **argv)
 	}
 	rc = 0;
 	if (out) {
-		struct json_object *doc = NULL;
-
-		/* into a run file: its JSON kept whole, "replay" added */
-		if (run && !strcmp(out, run))
-			doc = json_object_from_file(run);
+		/*
+		 * The run file's JSON kept whole, "replay" added: -o may name
+		 * the run file itself, by any spelling, or a new file, and
+		 * either way report reads what it gets. A synthetic replay
+		 * traced nothing: its file has no target.
+		 */
 		if (!doc) {
 			doc = json_object_new_object();
 			json_object_object_add(doc, "tool", json_object_new_string("pftrace"));
 			json_object_object_add(doc, "version", json_object_new_string(PFTRACE_VERSION));
-			json_object_object_add(doc, "schema", json_object_new_int(1));
+			json_object_object_add(doc, "schema", json_object_new_int(PFT_SCHEMA_VERSION));
+			json_object_object_add(doc, "command", json_object_new_string("pftrace replay"));
+			json_object_object_add(doc, "targets", json_object_new_array());
 		}
 		json_object_object_add(doc, "replay", json_object_get(rj));
 		if (json_write_file(doc, out, err, sizeof(err))) {
 			fprintf(stderr, "pftrace: %s\n", err);
 			rc = 1;
 		}
-		json_object_put(doc);
 	}
+	json_object_put(doc);
 	json_object_put(rj);
 	for (o = 0; o < NOPTS; o++) {
 		free(samples[o]);

@@ -18,7 +18,7 @@
  * needs at most (RUNFILE_TREE_RATIO + 1) x the file size, plus a few MB
  * of pftrace: checked by tests/host/runfile.sh on hostile files.
  */
-#define MAX_RUNFILE_BYTES (16 << 20)
+#define MAX_RUNFILE_BYTES RUNFILE_MAX_BYTES
 #define RUNFILE_TREE_RATIO 32
 #define TREE_BYTES_PER_CONTAINER 1024
 #define TREE_BYTES_PER_VALUE 96
@@ -44,14 +44,27 @@ static int fail(struct reader *r, const char *fmt, ...)
 	return -1;
 }
 
+/*
+ * A string of the file, owned by the run. Control characters are
+ * escaped here, once, so that no report, diff or error line can carry a
+ * file's escape sequences or fake lines onto a terminal.
+ */
 static const char *keep(struct reader *r, const char *s)
 {
 	struct run_file *rf = r->rf;
+	size_t cap;
+	char *copy;
 
 	if (rf->nstrings == (int)(sizeof(rf->strings) / sizeof(rf->strings[0])))
 		return "";
-	rf->strings[rf->nstrings] = strdup(s ? s : "");
-	return rf->strings[rf->nstrings] ? rf->strings[rf->nstrings++] : "";
+	s = s ? s : "";
+	cap = 4 * strlen(s) + 6;   /* each byte at most "\xNN", and text_safe's margin */
+	copy = malloc(cap);
+	if (!copy)
+		return "";
+	text_safe(s, copy, cap);
+	rf->strings[rf->nstrings++] = copy;
+	return copy;
 }
 
 static struct json_object *member(struct json_object *o, const char *key)

@@ -12,6 +12,9 @@
 #include <stddef.h>
 #include "report.h"
 
+/* the largest run file pftrace reads */
+#define RUNFILE_MAX_BYTES (16 << 20)
+
 struct run_file {
 	struct run_report rep;
 	char *strings[96];      /* owned copies the report points into */
