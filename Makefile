@@ -107,21 +107,44 @@ $(OUTPUT)/tools/core-bad.bpf.o: tests/tools/core-bad.bpf.c vmlinux/vmlinux.h | $
 unit: $(UNIT_BINS) $(TOOLS) $(BPF_OBJS) pftrace
 	$(Q)tests/unit/run $(UNIT_BINS)
 
-# libFuzzer on the run-file reader and its consumers, instrumented with
-# AddressSanitizer; FUZZ_SECONDS of it in make test
+# libFuzzer targets, instrumented with AddressSanitizer and UBSan; each
+# links only the pieces it fuzzes, so a target that needs more than its
+# sources fails to link. FUZZ_SECONDS each in make test.
 FUZZ_SECONDS ?= 20
-FUZZ_SRCS := tests/fuzz/fuzz_runfile.c user/runfile.c user/aggregate.c user/hist.c \
+FUZZ_CC := $(CLANG) -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all \
+	-D_GNU_SOURCE -DPFTRACE_VERSION='"$(VERSION)"' $(INCLUDES)
+FUZZ_runfile_SRCS := user/runfile.c user/aggregate.c user/hist.c \
 	user/stats.c user/report_text.c user/report_json.c user/report_openmetrics.c \
 	user/cmd_report.c user/output.c user/fileio.c user/elfread.c user/caps.c \
-	user/annotate.c user/disasm.c user/sampling.c user/ktext.c user/kernel.c
-$(OUTPUT)/fuzz/fuzz_runfile: $(FUZZ_SRCS) $(wildcard user/*.h) bpf/pftrace.h
+	user/annotate.c user/disasm.c user/sampling.c user/ktext.c user/kernel.c user/btffile.c
+FUZZ_runfile_LIBS := -lbpf -lelf -ljson-c -lcapstone -lpfm -lz -lzstd -lm
+FUZZ_elf_SRCS := user/elfread.c
+FUZZ_elf_LIBS := -lelf -lz -lzstd
+FUZZ_btf_SRCS := user/btffile.c user/fileio.c
+FUZZ_btf_LIBS := -lbpf -lelf -lz -lzstd
+FUZZ_argv_SRCS := user/cli.c user/fileio.c
+FUZZ_argv_LIBS := -lm
+FUZZERS := runfile elf btf argv
+FUZZ_BINS := $(patsubst %,$(OUTPUT)/fuzz/fuzz_%,$(FUZZERS))
+
+.SECONDEXPANSION:
+$(OUTPUT)/fuzz/fuzz_%: tests/fuzz/fuzz_%.c $$(FUZZ_$$*_SRCS) $(wildcard user/*.h) bpf/pftrace.h
 	$(call msg,FUZZ,$@)
 	$(Q)mkdir -p $(dir $@)
-	$(Q)$(CLANG) -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all \
-		-D_GNU_SOURCE -DPFTRACE_VERSION='"$(VERSION)"' $(INCLUDES) $(FUZZ_SRCS) -lbpf -lelf -ljson-c -lcapstone -lpfm -lz -lzstd -lm -o $@
+	$(Q)$(FUZZ_CC) $< $(FUZZ_$*_SRCS) $(FUZZ_$*_LIBS) -o $@
 
-fuzz: $(OUTPUT)/fuzz/fuzz_runfile
-	$(Q)tests/fuzz/run $< $(FUZZ_SECONDS)
+# seeds that are build products: a BPF object (ELF with .BTF) and its raw BTF
+$(OUTPUT)/fuzz/seeds: $(OUTPUT)/ksym.bpf.o
+	$(Q)mkdir -p $@/elf $@/btf
+	$(Q)cp $< $@/elf/ksym.bpf.o
+	$(Q)cp $< $@/btf/ksym.bpf.o
+	$(Q)llvm-objcopy --dump-section .BTF=$@/btf/ksym.btf $< /dev/null 2>/dev/null || \
+		llvm-objcopy --dump-section .BTF=$@/btf/ksym.btf $< $@/btf/scratch.o
+	$(Q)rm -f $@/btf/scratch.o
+	$(Q)touch $@
+
+fuzz: $(FUZZ_BINS) $(OUTPUT)/fuzz/seeds
+	$(Q)tests/fuzz/run $(OUTPUT)/fuzz $(FUZZ_SECONDS) $(FUZZERS)
 
 # Workloads run inside the guest, which has no libc: link them statically.
 $(OUTPUT)/lab/bin/%: tests/lab/workloads/%.c | $(OUTPUT)/lab/bin

@@ -5,9 +5,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <bpf/libbpf.h>
 
 #include "cli.h"
+#include "fileio.h"
 
 void print_usage(FILE *f)
 {
@@ -297,6 +297,11 @@ int parse_trace_opts(int argc, char **argv, struct trace_opts *o)
 		return bad("no function to trace: give -f FUNC (pftrace list shows them)");
 	if (o->interval_s && o->duration_s && o->interval_s > o->duration_s)
 		return bad("-i %g is longer than -d %g", o->interval_s, o->duration_s);
+	if (o->interval_s && o->output_path && output_is_stdout(o->output_path))
+		return bad("-i and -o - would both write to stdout: give -o a file");
+	/* an OpenMetrics exposition ends at its "# EOF": one per output */
+	if (o->interval_s && o->common.format == FORMAT_OPENMETRICS)
+		return bad("-i reports intervals as text or json, not openmetrics");
 	return 0;
 }
 
@@ -334,19 +339,4 @@ int parse_common_opts(int argc, char **argv, struct common_opts *o, const char *
 	if (optind < argc)
 		return pft_refuse(cmd, "unexpected argument '%s'", argv[optind]);
 	return 0;
-}
-
-static int libbpf_print_verbose(enum libbpf_print_level level, const char *fmt, va_list ap)
-{
-	return vfprintf(stderr, fmt, ap);
-}
-
-static int libbpf_print_quiet(enum libbpf_print_level level, const char *fmt, va_list ap)
-{
-	return 0;
-}
-
-void setup_libbpf_logging(bool verbose)
-{
-	libbpf_set_print(verbose ? libbpf_print_verbose : libbpf_print_quiet);
 }

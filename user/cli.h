@@ -52,7 +52,6 @@ struct trace_opts {
 int parse_trace_opts(int argc, char **argv, struct trace_opts *o);
 int parse_common_opts(int argc, char **argv, struct common_opts *o, const char *cmd);
 const char *knob_get(const struct trace_opts *o, const char *key);
-void setup_libbpf_logging(bool verbose);
 void print_usage(FILE *f);
 /*
  * The one-line refusal every subcommand gives bad input: "pftrace: WHO:

@@ -49,8 +49,19 @@ const char *build_id_hex(const unsigned char *id, size_t len, char *buf, size_t 
 	return buf;
 }
 
+/*
+ * A range that wraps past the end of the address space or of the file
+ * describes no memory: reading through it would compute offsets that
+ * never were (found by tests/fuzz/fuzz_elf.c).
+ */
 static void add_range(struct elf_text *et, unsigned long addr, unsigned long size, off_t offset)
 {
+	unsigned long end;
+	off_t last;
+
+	if (offset < 0 || __builtin_add_overflow(addr, size, &end) ||
+	    __builtin_add_overflow(offset, (off_t)size, &last) || (off_t)size < 0)
+		return;
 	if (et->nranges < ELF_MAX_RANGES)
 		et->ranges[et->nranges++] = (struct elf_range){ addr, size, offset };
 }

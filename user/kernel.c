@@ -10,6 +10,7 @@
 #include <bpf/btf.h>
 #include <bpf/libbpf.h>
 
+#include "btffile.h"
 #include "fileio.h"
 #include "kernel.h"
 #include "pftrace.h"
@@ -26,45 +27,19 @@ unsigned int kernel_version_of(const char *release)
 	return PFT_KVER(major, minor);
 }
 
-/*
- * --btf FILE: a regular file holding raw BTF or an ELF with a .BTF
- * section. It stays open for the session, and libbpf reads it again
- * through /proc/self/fd, so what it parses is what was checked here.
- */
 static int load_custom_btf(struct kernel_facts *kf, const char *path, char *err, size_t errlen)
 {
-	static const unsigned char raw_magic[2] = { 0x9f, 0xeb }, elf_magic[4] = { 0x7f, 'E', 'L', 'F' };
-	unsigned char head[4];
-	ssize_t n;
-	long e;
+	struct btf_file bf;
+	int rc;
 
 	kf->btf_custom = true;
 	snprintf(kf->btf_path, sizeof(kf->btf_path), "%s", path);
-	kf->btf_fd = open_regular("--btf", path, NULL, err, errlen);
-	if (kf->btf_fd < 0)
-		return kf->btf_fd;
-	snprintf(kf->btf_load_path, sizeof(kf->btf_load_path), "/proc/self/fd/%d", kf->btf_fd);
-	n = pread(kf->btf_fd, head, sizeof(head), 0);
-	if (n <= 0) {
-		snprintf(err, errlen, "--btf %s: %s", path, n ? strerror(errno) : "is empty");
-		kernel_facts_free(kf);
-		return -EINVAL;
-	}
-	if (!(n >= 2 && !memcmp(head, raw_magic, 2)) && !(n == 4 && !memcmp(head, elf_magic, 4))) {
-		snprintf(err, errlen, "--btf %s: not a kernel BTF (neither raw BTF nor an ELF file)", path);
-		kernel_facts_free(kf);
-		return -EINVAL;
-	}
-	kf->btf = btf__parse(kf->btf_load_path, NULL);
-	e = libbpf_get_error(kf->btf);
-	if (e)
-		kf->btf = NULL;
-	if (e || !btf__type_cnt(kf->btf) || !btf_has_func(kf->btf, "schedule")) {
-		snprintf(err, errlen, "--btf %s: not a kernel BTF (%s)", path,
-			 e ? "libbpf cannot parse its BTF" : "no kernel functions in it");
-		kernel_facts_free(kf);
-		return -EINVAL;
-	}
+	rc = btf_file_load(&bf, path, err, errlen);
+	if (rc)
+		return rc;
+	kf->btf = bf.btf;
+	kf->btf_fd = bf.fd;
+	snprintf(kf->btf_load_path, sizeof(kf->btf_load_path), "%s", bf.load_path);
 	return 0;
 }
 
@@ -106,11 +81,6 @@ void kernel_facts_free(struct kernel_facts *kf)
 	if (kf->btf_custom && kf->btf_fd >= 0)
 		close(kf->btf_fd);
 	kf->btf_fd = -1;
-}
-
-bool btf_has_func(const struct btf *btf, const char *func)
-{
-	return btf && btf__find_by_name_kind(btf, func, BTF_KIND_FUNC) > 0;
 }
 
 /* Strip typedefs and qualifiers down to the underlying type. */
@@ -578,4 +548,19 @@ const struct kfunc *kfunc_named(const struct kfunc *f, int n, const char *name)
 		if (!strcmp(f[i].name, name))
 			return &f[i];
 	return NULL;
+}
+
+static int libbpf_print_verbose(enum libbpf_print_level level, const char *fmt, va_list ap)
+{
+	return vfprintf(stderr, fmt, ap);
+}
+
+static int libbpf_print_quiet(enum libbpf_print_level level, const char *fmt, va_list ap)
+{
+	return 0;
+}
+
+void setup_libbpf_logging(bool verbose)
+{
+	libbpf_set_print(verbose ? libbpf_print_verbose : libbpf_print_quiet);
 }

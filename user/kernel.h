@@ -9,6 +9,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include "btffile.h"
 
 #define PFT_ERRLEN 512
 
@@ -30,6 +31,8 @@ struct kernel_facts {
 int kernel_facts_load(struct kernel_facts *kf, const char *btf_path,
 		      char *err, size_t errlen);
 void kernel_facts_free(struct kernel_facts *kf);
+/* libbpf's messages on stderr with -v, else none */
+void setup_libbpf_logging(bool verbose);
 unsigned int kernel_version_of(const char *release);
 
 /* Number of parameters of FUNC per BTF, names copied; -1 if absent. */
@@ -38,7 +41,6 @@ int btf_func_params(const struct btf *btf, const char *func,
 /* Element count of the array member MEMBER of struct SNAME; -1 if none. */
 long btf_array_member_len(const struct btf *btf, const char *sname,
 			  const char *member);
-bool btf_has_func(const struct btf *btf, const char *func);
 /* Byte offset of MEMBER in struct SNAME; -1 if either is missing. */
 long btf_member_offset(const struct btf *btf, const char *sname, const char *member);
 

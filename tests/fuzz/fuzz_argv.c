@@ -1,0 +1,60 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * libFuzzer target: the command line (user/cli.c). The input is split
+ * at NUL bytes into arguments after "pftrace"; whatever parses must
+ * hold the limits the rest of pftrace relies on.
+ */
+#include <getopt.h>
+#include <math.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+
+#define MAX_ARGS 64
+#define MAX_LEN 65536
+
+/*
+ * A process's argv lives as long as the process, and glibc's getopt keeps
+ * pointers into the last one it parsed: the arguments go in one static
+ * buffer, as in a process that parses its argv once.
+ */
+static char buf[MAX_LEN + 1];
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	char *argv[MAX_ARGS + 2], *p;
+	struct trace_opts o;
+	struct common_opts co;
+	int argc = 1, rc;
+
+	if (size > MAX_LEN)
+		return 0;
+	memcpy(buf, data, size);
+	buf[size] = '\0';
+	argv[0] = "pftrace";
+	for (p = buf; p < buf + size && argc <= MAX_ARGS; p += strlen(p) + 1)
+		argv[argc++] = p;
+	argv[argc] = NULL;
+
+	memset(&o, 0, sizeof(o));
+	optind = 0;   /* glibc: 0 starts getopt afresh */
+	rc = parse_trace_opts(argc, argv, &o);
+	if (rc != 0 && rc != 2 && rc != -1)
+		abort();
+	if (rc == 0) {
+		if (o.nfunctions < 1 || o.nfunctions > PFT_MAX_TARGETS || o.nknobs > PFT_MAX_KNOBS ||
+		    o.duration_s < 0 || !isfinite(o.duration_s) || !isfinite(o.interval_s) ||
+		    (o.interval_s && o.interval_s < PFT_MIN_INTERVAL_S) ||
+		    (o.interval_s && o.duration_s && o.interval_s > o.duration_s) ||
+		    o.sample_every < 1 || !memchr(o.cmdline, '\0', sizeof(o.cmdline)))
+			abort();
+	}
+	memset(&co, 0, sizeof(co));
+	optind = 0;
+	rc = parse_common_opts(argc, argv, &co, "fuzz");
+	if (rc != 0 && rc != 2 && rc != -1)
+		abort();
+	return 0;
+}
