@@ -106,7 +106,9 @@ void walk_summarize(const struct chain_stats *s, struct walk_summary *w)
 	 */
 	w->checked = s->self_agree + s->self_disagree + s->read_faults;
 	w->agree_pct = w->checked ? 100.0 * (double)s->self_agree / (double)w->checked : 100.0;
-	w->self_check_ok = s->self_agree * 1000 >= w->checked * PFT_SELF_CHECK_PERMILLE;
+	/* 128 bits: run files may carry counts up to 2^63, and 1000 x that wraps */
+	w->self_check_ok = (unsigned __int128)s->self_agree * 1000 >=
+			   (unsigned __int128)w->checked * PFT_SELF_CHECK_PERMILLE;
 
 	/*
 	 * The old macro visits the same nodes as today's walk and issues

@@ -151,18 +151,26 @@ static bool perf_hw_available(char *why, size_t whylen)
 	return true;
 }
 
-static bool bpf_stats_available(char *why, size_t whylen)
+int bpf_stats_open(char *why, size_t whylen)
 {
 	int fd = bpf_enable_stats(BPF_STATS_RUN_TIME);
 
-	if (fd < 0) {
+	if (fd < 0)
 		snprintf(why, whylen, "BPF_ENABLE_STATS: %s%s", strerror(errno),
 			 errno == EPERM && !cap_effective(CAP_SYS_ADMIN) ?
 			 " (needs CAP_SYS_ADMIN; pftrace then cannot measure its overhead)" : "");
+	else
+		snprintf(why, whylen, "per-program run time via BPF_ENABLE_STATS");
+	return fd;
+}
+
+static bool bpf_stats_available(char *why, size_t whylen)
+{
+	int fd = bpf_stats_open(why, whylen);
+
+	if (fd < 0)
 		return false;
-	}
 	close(fd);
-	snprintf(why, whylen, "per-program run time via BPF_ENABLE_STATS");
 	return true;
 }
 

@@ -32,6 +32,12 @@ bool fentry_can_attach(const char *func, char *why, size_t whylen);
 /* Can a kprobe attach to FUNC? */
 bool kprobe_can_attach(const char *func, char *why, size_t whylen);
 
+/*
+ * Switch on BPF run-time statistics for as long as the returned file
+ * descriptor stays open; why says what it measures, or why it cannot.
+ */
+int bpf_stats_open(char *why, size_t whylen);
+
 void features_probe(const struct kernel_facts *kf, struct feature out[FEAT_COUNT]);
 int cmd_features(int argc, char **argv);
 

@@ -18,6 +18,14 @@ int json_print(struct json_object *root, FILE *f)
 	return fflush(f) ? 1 : 0;
 }
 
+int json_print_line(struct json_object *root, FILE *f)
+{
+	fputs(json_object_to_json_string_ext(root, JSON_C_TO_STRING_PLAIN |
+					     JSON_C_TO_STRING_NOSLASHESCAPE), f);
+	fputc('\n', f);
+	return fflush(f) ? 1 : 0;
+}
+
 int json_write_file(struct json_object *root, const char *path, char *err, size_t errlen)
 {
 	const char *s = json_object_to_json_string_ext(root, JSON_FLAGS);

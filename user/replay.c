@@ -635,7 +635,9 @@ int cmd_replay(int argc, char **argv)
 	}
 	json_object_object_add(rj, "per_lookup", opts);
 
-	if (format == FORMAT_JSON) {
+	if (out && output_is_stdout(out)) {
+		/* -o -: stdout carries the run file, and only that */
+	} else if (format == FORMAT_JSON) {
 		json_print(rj, stdout);
 	} else {
 		printf("pftrace replay: %s\n", d.source);

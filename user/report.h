@@ -91,6 +91,8 @@ bool report_self_check_ok(const struct run_report *r);
 void render_target_text(FILE *f, const struct target_report *t, double duration_s);
 void render_text(FILE *f, const struct run_report *r);
 struct json_object *render_json(const struct run_report *r);
+/* one target's counts over DURATION_S, as in the run file's "targets" */
+struct json_object *render_target_json(const struct target_report *t, double duration_s);
 void render_openmetrics(FILE *f, const struct run_report *r);
 /* Print R on stdout in FORMAT; 0 or 1 on a write error. */
 int report_print(const struct run_report *r, enum out_format format);

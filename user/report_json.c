@@ -105,6 +105,11 @@ static struct json_object *target_json(const struct target_report *t, double dur
 	return o;
 }
 
+struct json_object *render_target_json(const struct target_report *t, double duration_s)
+{
+	return target_json(t, duration_s, NULL);
+}
+
 struct json_object *render_json(const struct run_report *r)
 {
 	struct json_object *root = json_object_new_object();

@@ -23,6 +23,7 @@
 
 #include "annotate.h"
 #include "caps.h"
+#include "feature_probe.h"
 #include "ktext.h"
 #include "output.h"
 #include "report.h"
@@ -312,8 +313,15 @@ static void fill_overhead(struct target_report *tr, const struct session *s,
 		read_overhead(t, &tr->run_time_ns, &tr->runs, &tr->recursion_misses);
 }
 
+/*
+ * One interval's counts: text sections under a time stamp, or with
+ * --format json one compact JSON line, so that stdout stays a stream of
+ * JSON texts (JSON Lines; the final report is a line of its own too).
+ */
 static void print_interval(struct session *s, struct chain_stats *prev, double span)
 {
+	bool json = s->opts->common.format == FORMAT_JSON;
+	struct json_object *rec = NULL, *targets = NULL;
 	struct target_report tr;
 	struct chain_stats cur, delta;
 	char stamp[16];
@@ -321,15 +329,31 @@ static void print_interval(struct session *s, struct chain_stats *prev, double s
 	int i;
 
 	strftime(stamp, sizeof(stamp), "%H:%M:%S", localtime(&now));
-	printf("%s\n", stamp);
+	if (json) {
+		rec = json_object_new_object();
+		targets = json_object_new_array();
+		json_object_object_add(rec, "interval_end", json_object_new_string(stamp));
+		json_object_object_add(rec, "interval_s", json_object_new_double(span));
+		json_object_object_add(rec, "targets", targets);
+	} else {
+		printf("%s\n", stamp);
+	}
 	for (i = 0; i < s->ntargets; i++) {
 		if (read_stats(s, &s->targets[i], &cur))
 			continue;
 		chain_stats_sub(&delta, &cur, &prev[i]);
 		prev[i] = cur;
 		fill_target_report(&tr, &s->targets[i], &delta);
-		render_target_text(stdout, &tr, span);
-		printf("\n");
+		if (json) {
+			json_object_array_add(targets, render_target_json(&tr, span));
+		} else {
+			render_target_text(stdout, &tr, span);
+			printf("\n");
+		}
+	}
+	if (json) {
+		json_print_line(rec, stdout);
+		json_object_put(rec);
 	}
 	fflush(stdout);
 }
@@ -585,10 +609,7 @@ int run_trace(const struct trace_opts *o)
 	 * is switched on through a file descriptor that lives exactly as
 	 * long as this session, never through the global sysctl.
 	 */
-	s->stats_fd = bpf_enable_stats(BPF_STATS_RUN_TIME);
-	if (s->stats_fd < 0)
-		snprintf(s->stats_why, sizeof(s->stats_why), "BPF_ENABLE_STATS: %s",
-			 strerror(errno));
+	s->stats_fd = bpf_stats_open(s->stats_why, sizeof(s->stats_why));
 	if (o->max_overhead_pct && s->stats_fd < 0) {
 		fprintf(stderr, "pftrace: --max-overhead needs the kernel's BPF run-time "
 			"statistics (%s)\n", s->stats_why);
@@ -728,7 +749,16 @@ int run_trace(const struct trace_opts *o)
 	if (!getrusage(RUSAGE_SELF, &ru))
 		rep->peak_rss_kb = ru.ru_maxrss;
 
-	report_print(rep, o->common.format);
+	if (o->output_path && output_is_stdout(o->output_path)) {
+		/* -o -: stdout carries the run file, and only that */
+	} else if (o->interval_s && o->common.format == FORMAT_JSON) {
+		struct json_object *root = render_json(rep);
+
+		json_print_line(root, stdout);
+		json_object_put(root);
+	} else {
+		report_print(rep, o->common.format);
+	}
 	if (o->output_path && report_write_file(rep, o->output_path, err, sizeof(err))) {
 		fprintf(stderr, "pftrace: %s\n", err);
 		rc = 1;

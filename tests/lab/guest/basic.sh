@@ -21,6 +21,17 @@ case_ duplicate pftrace -f avc_lookup -f avc_has_perm_noaudit -d 1
 (while :; do avc-load -t 8 -D user_t,daemon_t,worker_t -r 100 2>/dev/null; done) &
 loop=$!
 case_ interval pftrace -f avc_lookup -i 0.5 -d 1.6
+case_ interval_json pftrace -f avc_lookup -i 0.5 -d 1.6 --format json
+kill "$loop"
+wait "$loop" 2>/dev/null
+
+# least privilege: user nobody holding CAP_BPF, CAP_PERFMON and
+# CAP_SYSLOG only (the workload runs as root beside it: nobody can
+# neither label files nor write them where avc-load does)
+case_ caps_features caps-only bpf,perfmon,syslog -- pftrace features --format json
+(while :; do avc-load -t 8 -D user_t,daemon_t,worker_t -r 100 2>/dev/null; done) &
+loop=$!
+case_ caps_only caps-only bpf,perfmon,syslog -- pftrace -f avc_has_perm_noaudit -d 3 --format json
 kill "$loop"
 wait "$loop" 2>/dev/null
 

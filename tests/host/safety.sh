@@ -1,0 +1,171 @@
+# Host tier, issue 13: pftrace runs as root, so every path and file it is
+# given is treated as hostile. One block per case the issue reproduced
+# (numbered as there); case 14 (-i with --format json) needs a traced
+# kernel and is checked in the lab (tests/lab/suite, interval_json).
+# PFTRACE=/path/to/pftrace runs these checks against another build.
+here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+top=$(cd "$here/../.." && pwd)
+. "$top/tests/lib.sh"
+pftrace=${PFTRACE:-$top/pftrace}
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+cd "$tmp" || exit 1
+minimal=$top/tests/fuzz/corpus/runfile/minimal.json
+synthetic() { "$pftrace" replay --synthetic chain=1 -r 5 "$@"; }
+kind() { stat -c %F "$1"; }
+
+# run_file NAME [KEY=JSON...]: minimal.json with targets[0]'s KEYs replaced
+run_file() {
+	local name=$1
+	shift
+	python3 - "$minimal" "$@" >"$name" <<'PY'
+import json, sys
+run = json.load(open(sys.argv[1]))
+for kv in sys.argv[2:]:
+    k, v = kv.split("=", 1)
+    where = run if k.startswith("/") else run["targets"][0]
+    where[k.lstrip("/")] = json.loads(v)
+json.dump(run, sys.stdout)
+PY
+}
+
+# 1. -o replaces only a regular file: devices, FIFOs and links stay
+mknod null-copy c 1 3
+mknod full-copy c 1 7
+mkfifo fifo
+ln -s /proc/self/fd/1 link-to-stdout
+# (a copy of /dev/null, not the real one: a regression would replace it)
+for target in null-copy full-copy fifo link-to-stdout; do
+	before=$(kind "$target")
+	refuses "1: -o $target ($before)" "-o $target: is a" timeout 10 "$pftrace" replay \
+		--synthetic chain=1 -r 5 -o "$target"
+	check "1: $target is still a $before" [ "$(kind "$target")" = "$before" ]
+done
+synthetic -o - >stdout.json
+check "1: -o - writes the run to stdout, and no file named '-'" \
+	sh -c "jq -e '.replay' stdout.json && [ ! -e ./- ]"
+
+# 2. a new file's mode follows the umask; an existing one keeps mode and owner
+(umask 077 && synthetic -o u077.json >/dev/null)
+(umask 027 && synthetic -o u027.json >/dev/null)
+check "2: umask 077 gives 0600" [ "$(stat -c %a u077.json)" = 600 ]
+check "2: umask 027 gives 0640" [ "$(stat -c %a u027.json)" = 640 ]
+echo old >kept.json
+chmod 0604 kept.json
+chown nobody kept.json
+synthetic -o kept.json >/dev/null
+check "2: an existing nobody 0604 file is replaced and stays nobody 0604" \
+	sh -c "[ \"\$(stat -c '%U %a' kept.json)\" = 'nobody 604' ] && jq -e .replay kept.json"
+
+# 3. replay -o onto its own input, under another spelling, keeps the run
+cp "$minimal" r.json
+"$pftrace" replay r.json -r 5 -o ./r.json >/dev/null
+check "3: replay r.json -o ./r.json keeps the targets and adds the replay" \
+	jq_true r.json '(.targets | length) == 1 and .targets[0].lookups == 3 and .replay.reps == 5'
+check "3: ...and report reads it back" "$pftrace" report r.json
+synthetic -o syn.json >/dev/null
+check "3: report reads a replay --synthetic -o file" "$pftrace" report syn.json
+
+# 4. --vmlinux must be the running kernel
+refuses "4: sites --vmlinux of pftrace's own binary" "is not the running kernel" \
+	"$pftrace" sites --vmlinux "$pftrace" -f avc_lookup
+
+# 5. counts that do not fit are refused on read, and merge does not wrap
+run_file past.json 'hit_position=[{"min": 1, "max": 1, "count": 1000}]'
+refuses "5: hit_position summing past chain_walked" "1000 hits at position 1 but only 2 walks" \
+	"$pftrace" report past.json
+run_file wrap.json hits=18446744073709551615 misses=4
+refuses "5: hits + misses wrapping onto lookups" "out of range" "$pftrace" report wrap.json
+big=6000000000000000000
+run_file big.json lookups=$big hits=$big misses=0 next_null_at_hit=$big \
+	"chain_walked=[{\"min\": 1, \"max\": 1, \"count\": $big}]" \
+	"hit_position=[{\"min\": 1, \"max\": 1, \"count\": $big}]" \
+	"self_check={\"agree\": $big, \"disagree\": 0, \"checked\": $big, \"agree_pct\": 100.0, \"ok\": true}"
+check "5: a run of 6e18 lookups reads" "$pftrace" report big.json
+refuses "5: merge of 6e18 + 6e18 lookups" "overflow" "$pftrace" merge big.json big.json
+
+# 6. nothing blocks: FIFOs and character devices as inputs
+for how in "report fifo" "report /dev/kmsg" "-f avc_lookup --btf fifo -d 1" \
+	   "sites --vmlinux fifo"; do
+	# shellcheck disable=SC2086
+	refuses "6: $how, without blocking" "not a regular file" timeout 10 "$pftrace" $how
+done
+
+# 7. no undefined conversion of a huge node size
+refuses "7: --synthetic node=1e300" "node=1e+300 is not a whole number of bytes" \
+	"$pftrace" replay --synthetic chain=1,node=1e300 -r 5
+
+# 8. memory stays a bounded multiple of the file size
+peak_kb() { # COMMAND...: peak RSS of COMMAND in kB
+	python3 -c 'import resource, subprocess, sys
+subprocess.run(sys.argv[1:], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+print(resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)' "$@"
+}
+python3 - <<'PY'
+import json
+run = json.load(open("r.json"))
+buckets = ",".join('{"min": 1, "max": 1, "count": 1}' for _ in range(1500000))
+text = json.dumps(run)
+open("huge.json", "w").write(text.replace('"chain_walked": [', '"chain_walked": [' + buckets + ",", 1))
+small = ",".join('{"min": 1, "max": 1, "count": 1}' for _ in range(400000))
+open("many.json", "w").write(text.replace('"chain_walked": [', '"chain_walked": [' + small + ",", 1))
+PY
+refuses "8: a 42 MB run file (1.5 M buckets)" "larger than" "$pftrace" report huge.json
+kb=$(peak_kb "$pftrace" report huge.json)
+check "8: ...refused in under 32 MB (peak $kb kB)" [ "$kb" -lt 32768 ]
+size_kb=$(( $(stat -c %s many.json) / 1024 ))
+refuses "8: a ${size_kb} kB run file of 400,000 buckets" "too many JSON values" "$pftrace" report many.json
+kb=$(peak_kb "$pftrace" report many.json)
+check "8: ...read in under 33 x its size + 8 MB (peak $kb kB)" [ "$kb" -lt $((33 * size_kb + 8192)) ]
+
+# 9. error lines name what the user typed, with a reason
+refuses "9: pftrace -Xv" "unknown option '-X'" "$pftrace" -Xv
+for cmd in features merge replay sites; do
+	refuses "9: $cmd -Xv" "$cmd: unknown option '-X'" "$pftrace" "$cmd" -Xv
+done
+run_file schema0.json /schema=0
+refuses "9: schema 0" "schema 0 does not exist" "$pftrace" report schema0.json
+run_file huge-count.json lookups=100000000000000000000000
+refuses "9: lookups 1e23" "lookups is out of range" "$pftrace" report huge-count.json
+head -c 4096 /dev/urandom >random.bin
+: >empty
+refuses "9: --btf of random bytes" "--btf random.bin: not a kernel BTF" \
+	"$pftrace" -f avc_lookup --btf random.bin -d 1
+refuses "9: an empty --btf" "--btf empty: is empty" "$pftrace" -f avc_lookup --btf empty -d 1
+refuses "9: --vmlinux that is not ELF" "--vmlinux /etc/passwd: not an ELF file$" \
+	"$pftrace" sites --vmlinux /etc/passwd
+refuses "9: an empty run file" "empty: is empty" "$pftrace" report empty
+
+# 10. a trailing slash is refused before any work, and nothing is written
+mkdir dir
+refuses "10: -o dir/ (a directory)" "-o dir/: names a directory" synthetic -o dir/
+refuses "10: -o nodir/ (missing)" "-o nodir/: names a directory" synthetic -o nodir/
+check "10: ...and nothing written" sh -c '[ -z "$(ls -A dir)" ] && [ ! -e nodir ]'
+
+# 11. unprivileged features says which capabilities are missing
+su -s /bin/sh nobody -c "'$pftrace' features" >unpriv.txt 2>&1
+check "11: features as nobody: exit 0" [ $? -eq 0 ]
+check "11: ...says the process lacks CAP_BPF and CAP_PERFMON" \
+	grep -q 'this process lacks CAP_BPF, CAP_PERFMON' unpriv.txt
+check "11: ...and CAP_SYSLOG for kallsyms" grep -q 'lacks CAP_SYSLOG' unpriv.txt
+
+# 12. control characters from a run file never reach the terminal raw
+run_file ctl.json "traced=\"avc\\u001b[2J\\u001b]0;owned\\u0007\\nFake: line\"" \
+	"/command=\"pftrace\\u001b[31m -f x\""
+"$pftrace" report ctl.json >ctl.txt 2>&1
+check "12: report of escapes: exit 0" [ $? -eq 0 ]
+check "12: ...no ESC or BEL byte in the text" sh -c "! LC_ALL=C grep -q \"\$(printf '[\\033\\007]')\" ctl.txt"
+check "12: ...no fake line" sh -c "! grep -q '^Fake: line' ctl.txt"
+check "12: ...the escape shown as \\x1b" grep -qF 'avc\x1b[2J' ctl.txt
+
+# 13. an interval too short to advance is refused
+refuses "13: -i 1e-300" "-i wants a number of seconds (0.1 <= N" "$pftrace" -f avc_lookup -i 1e-300 -d 1
+refuses "13: -i 0" "-i wants a number of seconds" "$pftrace" -f avc_lookup -i 0 -d 1
+
+# 14. (the JSON stream is checked in the lab) OpenMetrics has one exposition
+refuses "14: -i with -o -" "-i and -o - would both write to stdout" \
+	"$pftrace" -f avc_lookup -i 1 -d 2 -o -
+refuses "14: -i with --format openmetrics" "-i reports intervals as text or json" \
+	"$pftrace" -f avc_lookup -i 1 -d 2 --format openmetrics
+
+summary host
