@@ -83,8 +83,6 @@ double overhead_ns_per_call(const struct target_report *t);
 double overhead_cpu_pct(const struct target_report *t, double duration_s);
 
 void report_finish_target(struct target_report *t);
-/* Fill hostname, arch, cpu_model, cpus from this machine (static storage). */
-void report_set_machine(struct run_report *r);
 /* true when every target's self-check passed */
 bool report_self_check_ok(const struct run_report *r);
 

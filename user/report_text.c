@@ -2,8 +2,6 @@
 /* The terminal view of a run: counts, histograms, the prefetch model. */
 #include <stdio.h>
 #include <string.h>
-#include <sys/utsname.h>
-#include <unistd.h>
 
 #include "hist.h"
 #include "report.h"
@@ -16,31 +14,6 @@ static double pct(__u64 part, __u64 whole)
 void report_finish_target(struct target_report *t)
 {
 	walk_summarize(&t->stats, &t->sum);
-}
-
-void report_set_machine(struct run_report *r)
-{
-	static struct utsname u;
-	static char model[128];
-	char line[256];
-	FILE *f = fopen("/proc/cpuinfo", "r");
-
-	uname(&u);
-	while (f && fgets(line, sizeof(line), f)) {
-		char *colon = strchr(line, ':');
-
-		if (!strncmp(line, "model name", 10) && colon) {
-			snprintf(model, sizeof(model), "%s", colon + 2);
-			model[strcspn(model, "\n")] = '\0';
-			break;
-		}
-	}
-	if (f)
-		fclose(f);
-	r->hostname = u.nodename;
-	r->arch = u.machine;
-	r->cpu_model = model;
-	r->cpus = (int)sysconf(_SC_NPROCESSORS_ONLN);
 }
 
 double overhead_ns_per_call(const struct target_report *t)

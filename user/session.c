@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
+#include <sys/utsname.h>
 #include <sys/wait.h>
 #include <linux/perf_event.h>
 #include <time.h>
@@ -311,6 +312,32 @@ static void fill_overhead(struct target_report *tr, const struct session *s,
 	tr->overhead_known = s->stats_fd >= 0;
 	if (tr->overhead_known)
 		read_overhead(t, &tr->run_time_ns, &tr->runs, &tr->recursion_misses);
+}
+
+/* the machine this run is on: uname, /proc/cpuinfo, online CPUs */
+static void set_machine(struct run_report *r)
+{
+	static struct utsname u;
+	static char model[128];
+	char line[256];
+	FILE *f = fopen("/proc/cpuinfo", "r");
+
+	uname(&u);
+	while (f && fgets(line, sizeof(line), f)) {
+		char *colon = strchr(line, ':');
+
+		if (!strncmp(line, "model name", 10) && colon) {
+			snprintf(model, sizeof(model), "%s", colon + 2);
+			model[strcspn(model, "\n")] = '\0';
+			break;
+		}
+	}
+	if (f)
+		fclose(f);
+	r->hostname = u.nodename;
+	r->arch = u.machine;
+	r->cpu_model = model;
+	r->cpus = (int)sysconf(_SC_NPROCESSORS_ONLN);
 }
 
 /*
@@ -744,7 +771,7 @@ int run_trace(const struct trace_opts *o)
 	rep->samples = s->sampled ? &s->samples : NULL;
 	rep->sampling_off = o->no_samples ? NULL : s->sampling_off;
 	rep->bpf_stats = s->stats_fd >= 0 ? "" : s->stats_why;
-	report_set_machine(rep);
+	set_machine(rep);
 	rep->startup_ms = rep_startup_ms;
 	if (!getrusage(RUSAGE_SELF, &ru))
 		rep->peak_rss_kb = ru.ru_maxrss;
