@@ -13,6 +13,8 @@
 # downloaded for the lab are cached in .cache/.
 
 OUTPUT := .output
+empty :=
+space := $(empty) $(empty)
 CLANG ?= clang
 LLVM_STRIP ?= llvm-strip
 BPFTOOL ?= bpftool
@@ -52,7 +54,7 @@ WORKLOAD_SRCS := $(wildcard tests/lab/workloads/*.c)
 WORKLOADS := $(patsubst tests/lab/workloads/%.c,$(OUTPUT)/lab/bin/%,$(WORKLOAD_SRCS))
 VERSION := $(shell cat VERSION 2>/dev/null || echo 0.0.0)
 
-.PHONY: all deps demo test unit fuzz lab lab-test bench soak clean vmlinux-header check-static
+.PHONY: all deps demo test unit fuzz lab lab-test bench soak clean vmlinux-header check-static check-pure
 .DELETE_ON_ERROR:
 .SECONDARY:
 
@@ -70,9 +72,15 @@ $(OUTPUT)/%.skel.h: $(OUTPUT)/%.bpf.o
 	$(call msg,GEN-SKEL,$@)
 	$(Q)$(BPFTOOL) gen skeleton $< > $@
 
-$(OUTPUT)/user/%.o: user/%.c $(wildcard user/*.h) bpf/pftrace.h $(SKELS) | $(OUTPUT)/user
+# Each object depends on what it includes (-MMD: the compiler lists it in
+# a .d file), so a change rebuilds only what it touches. Skeletons are
+# generated: all exist before the first compile (order-only), and after
+# that a changed skeleton rebuilds only the objects that include it.
+$(OUTPUT)/user/%.o: user/%.c | $(OUTPUT)/user $(SKELS)
 	$(call msg,CC,$@)
-	$(Q)$(CC) $(CFLAGS) -DPFTRACE_VERSION='"$(VERSION)"' -c $< -o $@
+	$(Q)$(CC) $(CFLAGS) -MMD -MP -DPFTRACE_VERSION='"$(VERSION)"' -c $< -o $@
+
+-include $(wildcard $(OUTPUT)/user/*.d)
 
 # Checked in the build: the prefetching variants hold a prefetch
 # instruction and the plain one none, or the comparison means nothing.
@@ -113,11 +121,11 @@ unit: $(UNIT_BINS) $(TOOLS) $(BPF_OBJS) pftrace
 FUZZ_SECONDS ?= 20
 FUZZ_CC := $(CLANG) -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all \
 	-D_GNU_SOURCE -DPFTRACE_VERSION='"$(VERSION)"' $(INCLUDES)
+# the model and run-file layer: json-c and libm, no libbpf, no kernel code
 FUZZ_runfile_SRCS := user/runfile.c user/aggregate.c user/hist.c \
 	user/stats.c user/report_text.c user/report_json.c user/report_openmetrics.c \
-	user/cmd_report.c user/output.c user/fileio.c user/elfread.c user/caps.c \
-	user/annotate.c user/disasm.c user/sampling.c user/ktext.c user/kernel.c user/btffile.c
-FUZZ_runfile_LIBS := -lbpf -lelf -ljson-c -lcapstone -lpfm -lz -lzstd -lm
+	user/profile_render.c user/cmd_report.c user/output.c user/fileio.c
+FUZZ_runfile_LIBS := -ljson-c -lm
 FUZZ_elf_SRCS := user/elfread.c
 FUZZ_elf_LIBS := -lelf -lz -lzstd
 FUZZ_btf_SRCS := user/btffile.c user/fileio.c
@@ -169,6 +177,19 @@ lab: $(OUTPUT)/lab/base.cpio.gz $(OUTPUT)/lab/long.cil
 lab-test: lab
 	$(Q)tests/lab/suite $(LAB_KERNELS)
 
+# The renderers are pure functions of the model: none may call into the
+# system (files, processes, the clock, the machine's identity). Checked on
+# their objects' undefined symbols.
+PURE_OBJS := $(patsubst %,$(OUTPUT)/user/%.o,aggregate hist stats report_text report_json \
+	report_openmetrics profile_render)
+SYSTEM_CALLS := open openat fopen fdopen read pread write uname sysconf gethostname \
+	time clock_gettime gettimeofday localtime getenv stat lstat fstat access getpid \
+	syscall ioctl mmap socket
+check-pure: $(PURE_OBJS)
+	$(Q)bad=$$(for o in $^; do nm -u $$o | awk -v o=$$o '{ print o ": " $$2 }'; done | \
+		grep -wE '($(subst $(space),|,$(strip $(SYSTEM_CALLS))))$$'); \
+	if [ -n "$$bad" ]; then echo "renderers touch the system:"; echo "$$bad"; exit 1; fi
+
 check-static: pftrace
 	$(Q)file -L pftrace | grep -q 'statically linked' || \
 		{ echo "pftrace is not statically linked: $$(file -L pftrace)"; exit 1; }
@@ -179,7 +200,7 @@ deps:
 	$(Q)tools/install-deps
 
 test: deps
-	$(Q)$(MAKE) all check-static
+	$(Q)$(MAKE) all check-static check-pure
 	$(Q)$(MAKE) unit
 	$(Q)$(MAKE) fuzz
 	$(Q)$(MAKE) lab-test
