@@ -22,4 +22,10 @@ bool cap_effective(int cap);
  */
 bool caps_can_trace(char *missing, size_t len);
 
+/*
+ * Why perf_event_open() (kprobes, samples) refused with ERR, when the
+ * reason is a capability: " (...)" to append to the message, else "".
+ */
+const char *perf_denied_why(int err);
+
 #endif

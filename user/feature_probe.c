@@ -122,7 +122,8 @@ bool kprobe_can_attach(const char *func, char *why, size_t whylen)
 		if (!kprobes_configured())
 			snprintf(why, whylen, "no kprobes in this kernel (CONFIG_KPROBES off)");
 		else
-			snprintf(why, whylen, "kprobe on %s failed: %s", func, kerr_str(err));
+			snprintf(why, whylen, "kprobe on %s failed: %s%s", func, kerr_str(err),
+				 perf_denied_why(err));
 		return false;
 	}
 	snprintf(why, whylen, "kprobe/kretprobe attach to %s", func);
@@ -140,10 +141,9 @@ static bool perf_hw_available(char *why, size_t whylen)
 	int fd = syscall(__NR_perf_event_open, &attr, -1, 0, -1, 0);
 
 	if (fd < 0) {
-		snprintf(why, whylen, "cycles: %s (sampling falls back to cpu-clock)",
-			 errno == ENOENT || errno == EOPNOTSUPP ? "not supported" :
-			 (errno == EACCES || errno == EPERM) && !cap_effective(CAP_PERFMON) ?
-			 "not permitted without CAP_PERFMON" : strerror(errno));
+		snprintf(why, whylen, "cycles: %s%s (sampling falls back to cpu-clock)",
+			 errno == ENOENT || errno == EOPNOTSUPP ? "not supported" : strerror(errno),
+			 perf_denied_why(errno));
 		return false;
 	}
 	close(fd);

@@ -161,6 +161,9 @@ struct json_object *render_json(const struct run_report *r)
 		add(root, "sampling", sampling_json(r->samples));
 	} else if (r->sampling_off) {
 		add(root, "sampling", NULL);
+		/* asked for and not had: say why, as the text does */
+		if (r->sampling_off[0])
+			add(root, "not_sampled", json_object_new_string(r->sampling_off));
 	}
 	targets = json_object_new_array();
 	for (i = 0; i < r->ntargets; i++)

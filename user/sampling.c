@@ -12,6 +12,7 @@
 #include <perfmon/pfmlib_perf_event.h>
 
 #include "kernel.h"
+#include "caps.h"
 #include "sampling.h"
 #include "sample.skel.h"
 
@@ -131,7 +132,8 @@ struct sampler *sampler_start(const char *event, int freq, const unsigned long r
 		fd = open_event(&attr, 0);
 	}
 	if (fd < 0) {
-		snprintf(err, errlen, "-e %s: cannot open the perf event: %s", event, strerror(errno));
+		snprintf(err, errlen, "-e %s: cannot open the perf event: %s%s", event,
+			 strerror(errno), perf_denied_why(errno));
 		goto fail;
 	}
 	close(fd);
