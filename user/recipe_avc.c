@@ -103,6 +103,7 @@ const struct recipe avc_recipe = {
 	.ksyms = avc_ksyms,
 	.iterator = "hlist_for_each_entry_rcu(), prefetching before 3.0",
 	.chain_end = PFT_END_NULL,
+	.node_bytes = 64,		/* struct avc_node */
 	.check = avc_check,
 	.open = avc_open,
 	.configure = avc_configure,

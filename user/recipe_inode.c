@@ -48,6 +48,7 @@ const struct recipe inode_recipe = {
 	.ksyms = inode_ksyms,
 	.iterator = "hlist_for_each_entry_rcu(), prefetching before 3.0",
 	.chain_end = PFT_END_NULL,
+	.node_bytes = 640,		/* struct inode */
 	.open = inode_open,
 	.configure = inode_configure,
 	.destroy = inode_destroy,

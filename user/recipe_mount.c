@@ -43,6 +43,7 @@ const struct recipe mount_recipe = {
 	.ksyms = mount_ksyms,
 	.iterator = "hlist_for_each_entry_rcu(), prefetching before 3.0",
 	.chain_end = PFT_END_NULL,
+	.node_bytes = 320,		/* struct mount */
 	.open = mount_open,
 	.configure = mount_configure,
 	.destroy = mount_destroy,

@@ -80,6 +80,7 @@ const struct recipe tcp_recipe = {
 	.ksyms = tcp_ksyms,
 	.iterator = "sk_nulls_for_each_rcu()",
 	.chain_end = PFT_END_NULLS,
+	.node_bytes = 2368,		/* struct tcp_sock */
 	.open = tcp_open,
 	.configure = tcp_configure,
 	.destroy = tcp_destroy,

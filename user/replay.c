@@ -29,6 +29,7 @@
 #include "kernel.h"
 #include "output.h"
 #include "replay.h"
+#include "targets.h"
 #include "runfile.h"
 
 #define REPLAY_MAX_LEN PFT_MAX_WALK
@@ -74,20 +75,6 @@ static const replay_walk_fn opt_fn[NOPTS] = {
  * replay's nodes take as much memory, so cold tables miss the caches
  * as the kernel's would.
  */
-static int node_bytes_for(const char *recipe)
-{
-	static const struct { const char *recipe; int bytes; } sizes[] = {
-		{ "avc", 64 }, { "dcache", 192 }, { "dcache-ref", 192 }, { "inode", 640 },
-		{ "mount", 320 }, { "tcp", 2368 },
-	};
-	size_t i;
-
-	for (i = 0; i < sizeof(sizes) / sizeof(sizes[0]); i++)
-		if (!strcmp(sizes[i].recipe, recipe))
-			return sizes[i].bytes;
-	return 64;
-}
-
 /*
  * The run file is read once: its text gives the walks to replay and,
  * kept in *doc, the document that -o writes back with "replay" added.
@@ -98,6 +85,7 @@ static int dist_from_run(struct replay_dist *d, const char *path, const char *fu
 	struct run_file rf;
 	char err[PFT_ERRLEN], *text;
 	const struct target_report *t = NULL;
+	const struct recipe *rcp;
 	size_t len;
 	int i;
 
@@ -135,7 +123,17 @@ static int dist_from_run(struct replay_dist *d, const char *path, const char *fu
 		d->miss_len[i] = (double)(t->stats.chain_walked_hist[i] - t->stats.hit_pos_hist[i]);
 	}
 	d->tail_ratio = t->stats.walk_hits ? (double)t->stats.next_null_at_hit / (double)t->stats.walk_hits : 1;
-	d->node_bytes = node_bytes_for(t->recipe);
+	rcp = t->recipe ? recipe_named(t->recipe) : NULL;
+	if (!rcp) {
+		char safe[128];
+
+		text_safe(t->recipe ? t->recipe : "(none)", safe, sizeof(safe));
+		runfile_free(&rf);
+		json_object_put(*doc);
+		return bad("%s: %s's recipe '%s' is not one this pftrace knows: its node size is "
+			   "unknown", path, t->traced, safe);
+	}
+	d->node_bytes = (int)rcp->node_bytes;
 	snprintf(d->traced, sizeof(d->traced), "%s", t->traced);
 	snprintf(d->source, sizeof(d->source), "%s, %s on %s", path, t->traced, rf.rep.kernel_release);
 	runfile_free(&rf);

@@ -13,15 +13,13 @@
 #include "feature_probe.h"
 #include "targets.h"
 
-const struct recipe *const recipes[] = {
-	&avc_recipe,
-	&dcache_recipe,
-	&dcache_ref_recipe,
-	&inode_recipe,
-	&mount_recipe,
-	&tcp_recipe,
-	NULL,
-};
+/* The registry: one name per recipe, NAME_recipe defined in user/recipe_*.c. */
+#define RECIPES(X) X(avc) X(dcache) X(dcache_ref) X(inode) X(mount) X(tcp)
+
+#define DECLARE_RECIPE(name) extern const struct recipe name##_recipe;
+#define LIST_RECIPE(name) &name##_recipe,
+RECIPES(DECLARE_RECIPE)
+const struct recipe *const recipes[] = { RECIPES(LIST_RECIPE) NULL };
 
 void preload_recipe_ksyms(const struct recipe *const *list, int n)
 {
@@ -77,6 +75,16 @@ const struct recipe *recipe_for(const char *func)
 			if (!strcmp(*alias, func))
 				return *r;
 	}
+	return NULL;
+}
+
+const struct recipe *recipe_named(const char *name)
+{
+	const struct recipe *const *r;
+
+	for (r = recipes; *r; r++)
+		if (!strcmp((*r)->name, name))
+			return *r;
 	return NULL;
 }
 

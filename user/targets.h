@@ -3,8 +3,8 @@
  * The recipe registry and the attach planner. A recipe is one hash table:
  * the function whose chain walk it mirrors, the names it answers to, and
  * the glue that opens its BPF skeleton and fills its read-only globals.
- * Adding a table = bpf/NAME.bpf.c + user/recipe_NAME.c + one line in
- * targets.c.
+ * Adding a table = bpf/NAME.bpf.c + user/recipe_NAME.c (its struct
+ * recipe) + its name in RECIPES in targets.c.
  */
 #ifndef PFT_TARGETS_H
 #define PFT_TARGETS_H
@@ -32,6 +32,8 @@ struct recipe {
 	const char *iterator;            /* the kernel's loop, for the report */
 	const char *const *ksyms;        /* kallsyms names it reads ("x.*": a static) */
 	enum pft_chain_end chain_end;    /* NULL, or an hlist_nulls marker */
+	/* the chained node's size (x86-64, Debian 6.12's BTF): what replay lays out */
+	unsigned int node_bytes;
 	/* The environment the table needs (SELinux on, ...): 0 or -errno. */
 	int (*check)(const struct kernel_facts *kf, char *err, size_t errlen);
 	/* Open the skeleton into t->skel and t->obj. */
@@ -64,8 +66,6 @@ struct target {
 };
 
 extern const struct recipe *const recipes[];
-extern const struct recipe avc_recipe, dcache_recipe, dcache_ref_recipe,
-	inode_recipe, mount_recipe, tcp_recipe;
 
 /* open/destroy of a recipe whose skeleton is NAME.skel.h */
 #define RECIPE_SKELETON(name)							\
@@ -94,6 +94,8 @@ int recipe_ksym(const char *func, const char *sym, unsigned long *addr,
 
 const char *attach_method_name(enum attach_method m);
 const struct recipe *recipe_for(const char *func);
+/* The recipe called NAME ("avc"), or NULL. */
+const struct recipe *recipe_named(const char *name);
 /* All function names -f accepts, comma-separated, for error messages. */
 void known_functions(char *buf, size_t len);
 

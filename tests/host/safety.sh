@@ -63,6 +63,9 @@ cp "$minimal" r.json
 check "3: replay r.json -o ./r.json keeps the targets and adds the replay" \
 	jq_true r.json '(.targets | length) == 1 and .targets[0].lookups == 3 and .replay.reps == 5'
 check "3: ...and report reads it back" "$pftrace" report r.json
+run_file unknown-recipe.json 'recipe="no\u001bsuch"'
+refuses "3: replay of a run whose recipe this pftrace does not know" \
+	"recipe 'no\\\\x1bsuch' is not one this pftrace knows" "$pftrace" replay unknown-recipe.json -r 5
 synthetic -o syn.json >/dev/null
 check "3: report reads a replay --synthetic -o file" "$pftrace" report syn.json
 

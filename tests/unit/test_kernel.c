@@ -11,6 +11,7 @@
 #include <bpf/btf.h>
 #include "cmocka_prelude.h"
 #include "kernel.h"
+#include "targets.h"
 
 static void test_version_parse(void **state)
 {
@@ -120,6 +121,23 @@ static void test_kallsyms(void **state)
 		assert_true(kallsyms_addresses_visible());
 }
 
+/* issue 12: a recipe carries what the rest needs, and is found by name */
+static void test_registry(void **state)
+{
+	const struct recipe *const *r;
+	int n = 0;
+
+	for (r = recipes; *r; r++, n++) {
+		assert_true((*r)->node_bytes >= 16);
+		assert_ptr_equal(recipe_named((*r)->name), *r);
+		assert_ptr_equal(recipe_for((*r)->traced), *r);
+		assert_non_null((*r)->open);
+		assert_non_null((*r)->configure);
+	}
+	assert_int_equal(n, 6);
+	assert_null(recipe_named("nosuch"));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -130,6 +148,7 @@ int main(void)
 		cmocka_unit_test(test_btf_member_offset),
 		cmocka_unit_test(test_kallsyms_fixture),
 		cmocka_unit_test(test_kerr_str),
+		cmocka_unit_test(test_registry),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
