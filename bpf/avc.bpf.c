@@ -21,6 +21,7 @@
 #include <bpf/bpf_helpers.h>
 #include <bpf/bpf_tracing.h>
 #include <bpf/bpf_core_read.h>
+#include "avc.h"
 #include "walk.bpf.h"
 
 char LICENSE[] SEC("license") = "GPL";

@@ -1,8 +1,10 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * Layouts shared by the BPF recipes and the loader: what one traced hash
- * table's counters look like in the per-CPU "chain_stats" map. Plain
- * fixed-width types only; both sides include this file.
+ * Layouts shared by the BPF programs and the loader: the settings the
+ * loader gives every recipe, and what BPF writes for user space to read
+ * (a table's counters, samples, kernel text, kallsyms). Plain
+ * fixed-width types only; both sides include this file. A recipe's own
+ * settings live in its own header (bpf/avc.h).
  */
 #ifndef PFTRACE_H
 #define PFTRACE_H
@@ -68,37 +70,26 @@ struct sample_counts {
 	__u64 dropped;              /* kept but the IP map was full */
 };
 
-/* The AVC's bucket function (rodata "avc_hash"), per kernel version. */
-enum pft_avc_hash {
-	PFT_AVC_HASH_XOR = 0,       /* up to 6.18: ssid ^ tsid<<2 ^ tclass<<4 */
-	PFT_AVC_HASH_MURMUR3 = 1,   /* 6.19+: av_hash(), MurmurHash3-based */
-};
-
 /*
- * One traced table's counters. The kernel's own verdict (its return
- * value) decides hits and misses, so hits + misses == lookups always;
- * pftrace's re-walk of the chain feeds the histograms, and the
- * self-check counts how often both disagree. BPF writes the fields
- * marked "bpf"; the loader derives the rest (chain_stats_derive()),
- * which keeps the per-lookup cost to a few adds.
+ * One traced table's counters, as BPF writes them into the per-CPU
+ * "chain_counters" map: the kernel's verdict (its return value), and
+ * the histograms of pftrace's own re-walk of the chain. Only what BPF
+ * writes is here; lookups, walk hits and misses, nodes walked and the
+ * self-check's agreements follow from these, and user space derives
+ * them (struct chain_stats in user/aggregate.h). That keeps the cost
+ * per lookup to a few adds.
  */
-struct chain_stats {
-	__u64 calls;                /* bpf with --sample: calls seen; else = lookups + lost */
-	__u64 lookups;              /* lookups accounted (1 in sample_every) */
-	__u64 hits;                 /* bpf: the kernel found the key */
-	__u64 misses;               /* bpf: the kernel did not */
-	__u64 walk_hits;            /* completed walks that found the key */
-	__u64 walk_misses;          /* completed walks that reached the end */
-	__u64 walk_empty;           /* ... of those, on an empty bucket */
-	__u64 next_null_at_hit;     /* bpf: walk hits on the last node of the chain */
-	__u64 nodes_walked;         /* nodes visited, summed over completed walks */
-	__u64 truncated;            /* bpf: walks that gave up after PFT_MAX_WALK */
-	__u64 read_faults;          /* bpf: walks stopped by a failed kernel read */
-	__u64 self_agree;           /* completed walk found what the kernel found */
-	__u64 self_disagree;        /* bpf */
-	__u64 lost;                 /* bpf: kprobe entry state that could not be kept */
-	__u64 chain_walked_hist[PFT_HIST_SLOTS]; /* bpf: every completed walk */
-	__u64 hit_pos_hist[PFT_HIST_SLOTS];      /* bpf: completed walks that hit */
+struct chain_counters {
+	__u64 calls;                /* with --sample: calls seen (else derived) */
+	__u64 hits;                 /* the kernel found the key */
+	__u64 misses;               /* the kernel did not */
+	__u64 next_null_at_hit;     /* walk hits on the last node of the chain */
+	__u64 truncated;            /* walks that gave up after PFT_MAX_WALK */
+	__u64 read_faults;          /* walks stopped by a failed kernel read */
+	__u64 self_disagree;        /* completed walks whose verdict was not the kernel's */
+	__u64 lost;                 /* kprobe entry state that could not be kept */
+	__u64 chain_walked_hist[PFT_HIST_SLOTS]; /* every completed walk */
+	__u64 hit_pos_hist[PFT_HIST_SLOTS];      /* completed walks that hit */
 };
 
 #endif /* PFTRACE_H */

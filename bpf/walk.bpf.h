@@ -2,7 +2,7 @@
 /*
  * The chain walk every recipe shares: follow a hash bucket the way the
  * kernel's iterator does, bounded, and account one lookup into the
- * per-CPU chain_stats map. A recipe supplies the first node of the
+ * per-CPU chain_counters map. A recipe supplies the first node of the
  * bucket, where in an entry its list node and key fields lie, and a
  * function that says whether an entry holds the wanted key.
  *
@@ -26,8 +26,8 @@ struct {
 	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
 	__uint(max_entries, 1);
 	__type(key, __u32);
-	__type(value, struct chain_stats);
-} chain_stats SEC(".maps");
+	__type(value, struct chain_counters);
+} chain_counters SEC(".maps");
 
 struct chain_walk {
 	__u64 found;     /* address of the matching entry, 0 if none */
@@ -45,17 +45,17 @@ struct chain_walk {
  */
 #define stat_add(field, n) __sync_fetch_and_add(&(field), (n))
 
-static __always_inline struct chain_stats *stats_slot(void)
+static __always_inline struct chain_counters *stats_slot(void)
 {
 	__u32 zero = 0;
 
-	return bpf_map_lookup_elem(&chain_stats, &zero);
+	return bpf_map_lookup_elem(&chain_counters, &zero);
 }
 
 /* Count the call; true when this one is to be walked and accounted. */
 static __always_inline bool sample_this_call(void)
 {
-	struct chain_stats *s;
+	struct chain_counters *s;
 	__u64 seen;
 
 	/* the benchmark's floor: a program that attaches and does nothing */
@@ -232,7 +232,7 @@ static __always_inline __u64 walk_pack(const struct chain_walk *w)
  * kernel's verdict, then, for a walk that completed, its length, hit
  * position and whether it disagrees with the kernel. Lookups, walk
  * hits and misses, nodes walked and agreements follow from these (the
- * loader's chain_stats_derive()).
+ * loader's chain_stats_from_counters()).
  *
  * A global (not inlined) function: the verifier checks it once, on its
  * own, instead of once for each of the up to PFT_MAX_WALK places the
@@ -241,7 +241,7 @@ static __always_inline __u64 walk_pack(const struct chain_walk *w)
  */
 __noinline int account_walk(__u64 packed)
 {
-	struct chain_stats *s = stats_slot();
+	struct chain_counters *s = stats_slot();
 	__u32 walked = (__u32)packed;
 
 	if (!s)
@@ -300,7 +300,7 @@ struct {
 static __always_inline void stash_walk(const struct chain_walk *w)
 {
 	__u64 tid = bpf_get_current_pid_tgid();
-	struct chain_stats *s;
+	struct chain_counters *s;
 
 	if (bpf_map_update_elem(&pending_walks, &tid, w, BPF_ANY)) {
 		s = stats_slot();

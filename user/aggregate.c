@@ -27,14 +27,37 @@ bool chain_stats_add_checked(struct chain_stats *a, const struct chain_stats *b,
 	return true;
 }
 
-void chain_stats_sum(struct chain_stats *sum, const void *percpu, int ncpus, size_t stride)
+void chain_counters_sum(struct chain_counters *sum, const void *percpu, int ncpus,
+			size_t stride)
 {
+	__u64 *ps = (__u64 *)sum;
+	size_t i;
 	int cpu;
 
 	memset(sum, 0, sizeof(*sum));
-	for (cpu = 0; cpu < ncpus; cpu++)
-		chain_stats_add(sum, (const struct chain_stats *)((const char *)percpu +
-								   (size_t)cpu * stride));
+	for (cpu = 0; cpu < ncpus; cpu++) {
+		const __u64 *pc = (const __u64 *)((const char *)percpu + (size_t)cpu * stride);
+
+		for (i = 0; i < sizeof(*sum) / sizeof(__u64); i++)
+			ps[i] += pc[i];
+	}
+}
+
+void chain_stats_from_counters(struct chain_stats *s, const struct chain_counters *c,
+			       unsigned int sample_every)
+{
+	memset(s, 0, sizeof(*s));
+	s->calls = c->calls;
+	s->hits = c->hits;
+	s->misses = c->misses;
+	s->next_null_at_hit = c->next_null_at_hit;
+	s->truncated = c->truncated;
+	s->read_faults = c->read_faults;
+	s->self_disagree = c->self_disagree;
+	s->lost = c->lost;
+	memcpy(s->chain_walked_hist, c->chain_walked_hist, sizeof(s->chain_walked_hist));
+	memcpy(s->hit_pos_hist, c->hit_pos_hist, sizeof(s->hit_pos_hist));
+	chain_stats_derive(s, sample_every);
 }
 
 void chain_stats_sub(struct chain_stats *d, const struct chain_stats *a,

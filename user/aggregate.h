@@ -11,6 +11,33 @@
 #include <linux/types.h>
 #include "pftrace.h"
 
+/*
+ * One traced table's counts, as the reports and run files know them:
+ * what BPF counted (struct chain_counters) and what follows from it.
+ * The kernel's own verdict decides hits and misses, so hits + misses ==
+ * lookups always; the self-check counts how often pftrace's re-walk and
+ * the kernel disagreed. Every field is a __u64 (the field-wise helpers
+ * below rely on it).
+ */
+struct chain_stats {
+	__u64 calls;                /* traced calls (with --sample, more than lookups) */
+	__u64 lookups;              /* lookups accounted (1 in sample_every) */
+	__u64 hits;                 /* the kernel found the key */
+	__u64 misses;               /* the kernel did not */
+	__u64 walk_hits;            /* completed walks that found the key */
+	__u64 walk_misses;          /* completed walks that reached the end */
+	__u64 walk_empty;           /* ... of those, on an empty bucket */
+	__u64 next_null_at_hit;     /* walk hits on the last node of the chain */
+	__u64 nodes_walked;         /* nodes visited, summed over completed walks */
+	__u64 truncated;            /* walks that gave up after PFT_MAX_WALK */
+	__u64 read_faults;          /* walks stopped by a failed kernel read */
+	__u64 self_agree;           /* completed walk found what the kernel found */
+	__u64 self_disagree;
+	__u64 lost;                 /* kprobe entry state that could not be kept */
+	__u64 chain_walked_hist[PFT_HIST_SLOTS]; /* every completed walk */
+	__u64 hit_pos_hist[PFT_HIST_SLOTS];      /* completed walks that hit */
+};
+
 /* The self-check passes when at least 99.9% of checked walks agree. */
 #define PFT_SELF_CHECK_PERMILLE 999
 
@@ -40,8 +67,12 @@ struct walk_summary {
 void chain_stats_add(struct chain_stats *a, const struct chain_stats *b);
 /* a += b, false if any field passes max (it then holds a partial sum) */
 bool chain_stats_add_checked(struct chain_stats *a, const struct chain_stats *b, __u64 max);
-/* Sum a per-CPU value array of ncpus entries (stride in bytes). */
-void chain_stats_sum(struct chain_stats *sum, const void *percpu, int ncpus, size_t stride);
+/* Sum a per-CPU map value array of ncpus entries (stride in bytes). */
+void chain_counters_sum(struct chain_counters *sum, const void *percpu, int ncpus,
+			size_t stride);
+/* The model of what BPF counted: its fields, then the derived ones. */
+void chain_stats_from_counters(struct chain_stats *s, const struct chain_counters *c,
+			       unsigned int sample_every);
 /*
  * Fill the counters BPF leaves to the loader: lookups, walk hits and
  * misses, empty-bucket misses, nodes walked, agreements, and (when not

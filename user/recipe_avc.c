@@ -11,6 +11,7 @@
 #include <bpf/libbpf.h>
 
 #include "cli.h"
+#include "avc.h"
 #include "targets.h"
 #include "avc.skel.h"
 

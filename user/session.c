@@ -44,7 +44,7 @@ struct session {
 	int nfuncs;
 	const struct kfunc *traced_fn[PFT_MAX_TARGETS];  /* NULL: not in kallsyms */
 	struct function_profile profiles[PFT_MAX_TARGETS];
-	int stats_fd;            /* BPF_ENABLE_STATS, held for this session only */
+	int bpf_stats_fd;        /* BPF_ENABLE_STATS, held for this session only */
 	char stats_why[PFT_ERRLEN];
 	struct kernel_facts kf;
 	struct target targets[PFT_MAX_TARGETS];
@@ -172,8 +172,8 @@ static int target_start_method(struct target *t, const struct kernel_facts *kf,
 			 kerr_str(rc));
 		return 1;
 	}
-	map = bpf_object__find_map_by_name(t->obj, "chain_stats");
-	t->stats_fd = map ? bpf_map__fd(map) : -1;
+	map = bpf_object__find_map_by_name(t->obj, "chain_counters");
+	t->counters_fd = map ? bpf_map__fd(map) : -1;
 	bpf_object__for_each_program(prog, t->obj) {
 		struct bpf_link *link;
 
@@ -277,13 +277,14 @@ static void target_free(struct target *t)
 
 static int read_stats(struct session *s, struct target *t, struct chain_stats *out)
 {
+	struct chain_counters counters;
 	__u32 zero = 0;
 
 	memset(out, 0, sizeof(*out));
-	if (t->stats_fd < 0 || bpf_map_lookup_elem(t->stats_fd, &zero, s->percpu_buf))
+	if (t->counters_fd < 0 || bpf_map_lookup_elem(t->counters_fd, &zero, s->percpu_buf))
 		return -errno;
-	chain_stats_sum(out, s->percpu_buf, s->ncpus, sizeof(struct chain_stats));
-	chain_stats_derive(out, s->opts->sample_every);
+	chain_counters_sum(&counters, s->percpu_buf, s->ncpus, sizeof(struct chain_counters));
+	chain_stats_from_counters(out, &counters, s->opts->sample_every);
 	return 0;
 }
 
@@ -309,7 +310,7 @@ static void fill_target_report(struct target_report *tr, const struct target *t,
 static void fill_overhead(struct target_report *tr, const struct session *s,
 			  const struct target *t)
 {
-	tr->overhead_known = s->stats_fd >= 0;
+	tr->overhead_known = s->bpf_stats_fd >= 0;
 	if (tr->overhead_known)
 		read_overhead(t, &tr->run_time_ns, &tr->runs, &tr->recursion_misses);
 }
@@ -566,7 +567,7 @@ int run_trace(const struct trace_opts *o)
 
 	memset(s, 0, sizeof(*s));
 	s->opts = o;
-	s->stats_fd = -1;
+	s->bpf_stats_fd = -1;
 	setup_libbpf_logging(o->common.verbose);
 
 	if (!o->no_samples) {
@@ -625,7 +626,7 @@ int run_trace(const struct trace_opts *o)
 	sigprocmask(SIG_BLOCK, &mask, &orig_mask);
 
 	s->ncpus = libbpf_num_possible_cpus();
-	s->percpu_buf = calloc((size_t)s->ncpus, sizeof(struct chain_stats));
+	s->percpu_buf = calloc((size_t)s->ncpus, sizeof(struct chain_counters));
 	if (s->ncpus <= 0 || !s->percpu_buf) {
 		fprintf(stderr, "pftrace: cannot size per-CPU buffers\n");
 		rc = 1;
@@ -636,8 +637,8 @@ int run_trace(const struct trace_opts *o)
 	 * is switched on through a file descriptor that lives exactly as
 	 * long as this session, never through the global sysctl.
 	 */
-	s->stats_fd = bpf_stats_open(s->stats_why, sizeof(s->stats_why));
-	if (o->max_overhead_pct && s->stats_fd < 0) {
+	s->bpf_stats_fd = bpf_stats_open(s->stats_why, sizeof(s->stats_why));
+	if (o->max_overhead_pct && s->bpf_stats_fd < 0) {
 		fprintf(stderr, "pftrace: --max-overhead needs the kernel's BPF run-time "
 			"statistics (%s)\n", s->stats_why);
 		rc = 2;
@@ -770,7 +771,7 @@ int run_trace(const struct trace_opts *o)
 	}
 	rep->samples = s->sampled ? &s->samples : NULL;
 	rep->sampling_off = o->no_samples ? NULL : s->sampling_off;
-	rep->bpf_stats = s->stats_fd >= 0 ? "" : s->stats_why;
+	rep->bpf_stats = s->bpf_stats_fd >= 0 ? "" : s->stats_why;
 	set_machine(rep);
 	rep->startup_ms = rep_startup_ms;
 	if (!getrusage(RUSAGE_SELF, &ru))
@@ -806,8 +807,8 @@ out:
 	for (i = 0; i < s->ntargets; i++)
 		profile_free(&s->profiles[i]);
 	kfuncs_free(s->funcs, s->nfuncs);
-	if (s->stats_fd >= 0)
-		close(s->stats_fd);
+	if (s->bpf_stats_fd >= 0)
+		close(s->bpf_stats_fd);
 	kernel_facts_free(&s->kf);
 	return rc;
 }

@@ -135,7 +135,7 @@ int plan_target(struct target *t, const char *requested,
 	memset(t, 0, sizeof(*t));
 	t->requested = requested;
 	t->opts = o;
-	t->stats_fd = -1;
+	t->counters_fd = -1;
 	if (!r) {
 		known_functions(known, sizeof(known));
 		snprintf(err, errlen, "%s: no recipe knows this function (known: %s)",

@@ -62,7 +62,7 @@ struct target {
 	struct bpf_object *obj;
 	struct bpf_link *links[PFT_MAX_LINKS];
 	int nlinks;
-	int stats_fd;
+	int counters_fd;                  /* its per-CPU chain_counters map */
 };
 
 extern const struct recipe *const recipes[];

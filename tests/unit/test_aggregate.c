@@ -94,18 +94,26 @@ static void test_self_check_threshold(void **state)
 
 static void test_sum_and_sub(void **state)
 {
-	struct chain_stats percpu[3], sum, delta;
+	struct chain_counters percpu[3], sum;
+	struct chain_stats total, cpu2, delta;
 
 	memset(percpu, 0, sizeof(percpu));
-	percpu[0].lookups = 1;
-	percpu[1].lookups = 20;
-	percpu[2].lookups = 300;
+	percpu[0].hits = 1;
+	percpu[1].hits = 20;
+	percpu[2].hits = 300;
+	percpu[2].misses = 5;
 	percpu[2].chain_walked_hist[PFT_MAX_WALK] = 7;
-	chain_stats_sum(&sum, percpu, 3, sizeof(percpu[0]));
-	assert_int_equal(sum.lookups, 321);
+	percpu[2].hit_pos_hist[PFT_MAX_WALK] = 7;
+	chain_counters_sum(&sum, percpu, 3, sizeof(percpu[0]));
+	assert_int_equal(sum.hits, 321);
 	assert_int_equal(sum.chain_walked_hist[PFT_MAX_WALK], 7);
-	chain_stats_sub(&delta, &sum, &percpu[2]);
+	chain_stats_from_counters(&total, &sum, 1);
+	chain_stats_from_counters(&cpu2, &percpu[2], 1);
+	assert_int_equal(total.lookups, 326);
+	assert_int_equal(total.nodes_walked, 7 * PFT_MAX_WALK);
+	chain_stats_sub(&delta, &total, &cpu2);
 	assert_int_equal(delta.lookups, 21);
+	assert_int_equal(delta.hits, 21);
 	assert_int_equal(delta.chain_walked_hist[PFT_MAX_WALK], 0);
 }
 
