@@ -53,6 +53,17 @@ struct session {
 	int child_exit;
 	int ncpus;
 	void *percpu_buf;
+	/* the run itself */
+	sigset_t signals, orig_mask;    /* taken by sigtimedwait(), blocked meanwhile */
+	struct chain_stats prev[PFT_MAX_TARGETS];  /* at the last -i report */
+	double startup_ms;              /* process start to every target attached */
+	time_t wall_start;
+	double start, end;              /* monotonic */
+	const char *end_reason;
+	/* --max-overhead: BPF run time over the last window */
+	double cap_window_start;
+	__u64 cap_window_ns;
+	char child_cmd[1024];
 };
 
 static double now_s(void)
@@ -549,88 +560,84 @@ void session_mark_process_start(void)
 	process_start_s = now_s();
 }
 
-int run_trace(const struct trace_opts *o)
+/* What needs the system but no tracing: refused before anything loads. */
+static int preflight(struct session *s, char *err, size_t errlen)
 {
-	static struct session sess;
-	struct session *s = &sess;
-	struct chain_stats prev[PFT_MAX_TARGETS] = { 0 }, fin;
-	struct run_report *rep = NULL;
-	char err[PFT_ERRLEN] = "", child_cmd[1024];
-	sigset_t mask, orig_mask;
-	double start, deadline, next_tick, now, next_cap_check = INFINITY, cap_window_start = 0;
-	__u64 cap_window_ns = 0;
-	struct rusage ru;
-	const char *end_reason = "interrupted";
-	double rep_startup_ms = 0, phase_start;
-	time_t wall_start;
-	int i, rc = 0, status;
-
-	memset(s, 0, sizeof(*s));
-	s->opts = o;
-	s->bpf_stats_fd = -1;
-	setup_libbpf_logging(o->common.verbose);
+	const struct trace_opts *o = s->opts;
+	char missing[128];
 
 	if (!o->no_samples) {
 		struct perf_event_attr attr;
 
-		if (sample_event_parse(o->event, &attr, err, sizeof(err)) ||
-		    sample_freq_check(o->sample_hz, err, sizeof(err))) {
-			fprintf(stderr, "pftrace: %s\n", err);
-			return 2;
-		}
+		if (sample_event_parse(o->event, &attr, err, errlen) ||
+		    sample_freq_check(o->sample_hz, err, errlen))
+			return -EINVAL;
 	}
-	if (!caps_can_trace(err, sizeof(err))) {
-		fprintf(stderr, "pftrace: tracing needs CAP_BPF and CAP_PERFMON (or root); this "
-			"process lacks %s\n", err);
-		return 2;
+	if (!caps_can_trace(missing, sizeof(missing))) {
+		snprintf(err, errlen, "tracing needs CAP_BPF and CAP_PERFMON (or root); this "
+			 "process lacks %s", missing);
+		return -EPERM;
 	}
 	/* a wrong vmlinux is refused now, not after the run */
 	if (o->vmlinux) {
-		struct ktext *kt = ktext_open(KTEXT_VMLINUX, o->vmlinux, err, sizeof(err));
+		struct ktext *kt = ktext_open(KTEXT_VMLINUX, o->vmlinux, err, errlen);
 
-		if (!kt) {
-			fprintf(stderr, "pftrace: %s\n", err);
-			return 2;
-		}
+		if (!kt)
+			return -EINVAL;
 		ktext_close(kt);
 	}
-	if (o->output_path && check_output_path(o->output_path, err, sizeof(err))) {
+	if (o->output_path && check_output_path(o->output_path, err, errlen))
+		return -EINVAL;
+	return 0;
+}
+
+/* The kernel's facts and the plan: what --dry-run shows. 0 or exit 2. */
+static int prepare(struct session *s, double *phase_start)
+{
+	const struct trace_opts *o = s->opts;
+	char err[PFT_ERRLEN];
+
+	if (preflight(s, err, sizeof(err)) ||
+	    kernel_facts_load(&s->kf, o->common.btf_path, err, sizeof(err))) {
 		fprintf(stderr, "pftrace: %s\n", err);
 		return 2;
 	}
-	phase_start = process_start_s;
-	if (kernel_facts_load(&s->kf, o->common.btf_path, err, sizeof(err))) {
-		fprintf(stderr, "pftrace: %s\n", err);
-		return 2;
-	}
-	note_phase(o, "kernel BTF", &phase_start);
+	note_phase(o, "kernel BTF", phase_start);
 	if (plan_all(s, err, sizeof(err))) {
 		fprintf(stderr, "pftrace: %s\n", err);
-		rc = 2;
-		goto out;
+		return 2;
 	}
-	note_phase(o, "plan and kallsyms", &phase_start);
+	note_phase(o, "plan and kallsyms", phase_start);
 	print_plan(s, stderr, o->dry_run);
-	if (o->dry_run)
-		goto out;
+	return 0;
+}
+
+/*
+ * Load and attach every target, with the sampler and the command. 0, or
+ * the exit status; whatever started is undone by session_free().
+ */
+static int attach(struct session *s, double *phase_start)
+{
+	const struct trace_opts *o = s->opts;
+	char err[PFT_ERRLEN];
+	int i, rc;
 
 	/*
 	 * Signals are taken synchronously with sigtimedwait(): a Ctrl-C at
 	 * any point, attach included, ends in the same orderly detach and
 	 * report, and none can slip between a check and a sleep.
 	 */
-	sigemptyset(&mask);
-	sigaddset(&mask, SIGINT);
-	sigaddset(&mask, SIGTERM);
-	sigaddset(&mask, SIGCHLD);
-	sigprocmask(SIG_BLOCK, &mask, &orig_mask);
+	sigemptyset(&s->signals);
+	sigaddset(&s->signals, SIGINT);
+	sigaddset(&s->signals, SIGTERM);
+	sigaddset(&s->signals, SIGCHLD);
+	sigprocmask(SIG_BLOCK, &s->signals, &s->orig_mask);
 
 	s->ncpus = libbpf_num_possible_cpus();
-	s->percpu_buf = calloc((size_t)s->ncpus, sizeof(struct chain_counters));
-	if (s->ncpus <= 0 || !s->percpu_buf) {
+	s->percpu_buf = s->ncpus > 0 ? calloc((size_t)s->ncpus, sizeof(struct chain_counters)) : NULL;
+	if (!s->percpu_buf) {
 		fprintf(stderr, "pftrace: cannot size per-CPU buffers\n");
-		rc = 1;
-		goto out;
+		return 1;
 	}
 	/*
 	 * Run-time accounting costs two clock reads per program run, so it
@@ -641,8 +648,7 @@ int run_trace(const struct trace_opts *o)
 	if (o->max_overhead_pct && s->bpf_stats_fd < 0) {
 		fprintf(stderr, "pftrace: --max-overhead needs the kernel's BPF run-time "
 			"statistics (%s)\n", s->stats_why);
-		rc = 2;
-		goto out;
+		return 2;
 	}
 	/*
 	 * The sampler starts before the walks are traced: its own work
@@ -651,90 +657,115 @@ int run_trace(const struct trace_opts *o)
 	 */
 	if (!o->no_samples) {
 		start_sampling(s);
-		note_phase(o, "sampling", &phase_start);
+		note_phase(o, "sampling", phase_start);
 	}
 	for (i = 0; i < s->ntargets; i++) {
 		rc = target_start(&s->targets[i], &s->kf, err, sizeof(err));
 		if (rc) {
 			fprintf(stderr, "pftrace: %s\n", err);
-			goto out;
+			return rc;
 		}
-		note_phase(o, s->targets[i].recipe->traced, &phase_start);
+		note_phase(o, s->targets[i].recipe->traced, phase_start);
 	}
-	/* start-up ends here: every target attached */
-	rep_startup_ms = (now_s() - process_start_s) * 1000;
-	if (o->command && start_child(s, &orig_mask, err, sizeof(err))) {
+	s->startup_ms = (now_s() - process_start_s) * 1000;
+	if (o->command && start_child(s, &s->orig_mask, err, sizeof(err))) {
 		fprintf(stderr, "pftrace: %s\n", err);
-		rc = 2;
-		goto out;
+		return 2;
 	}
 	/* after the command's exec, whose own lookups are no workload's */
 	sampler_resume(s->sampler);
+	return 0;
+}
+
+/*
+ * --max-overhead: the share of one CPU over the last second, not the
+ * run's average, so that a burst cannot hide behind a quiet start.
+ */
+static bool over_overhead_cap(struct session *s, double now)
+{
+	__u64 ns = total_run_time_ns(s);
+	double pct = 100.0 * (double)(ns - s->cap_window_ns) / ((now - s->cap_window_start) * 1e9);
+
+	if (pct > s->opts->max_overhead_pct) {
+		fprintf(stderr, "pftrace: overhead %.2f%% of one CPU passed --max-overhead "
+			"%g%%; stopped after %.1f s\n", pct, s->opts->max_overhead_pct, now - s->start);
+		return true;
+	}
+	s->cap_window_ns = ns;
+	s->cap_window_start = now;
+	return false;
+}
+
+/* The reason a signal ends the run, or NULL to go on waiting. */
+static const char *signal_ends_run(struct session *s, int sig)
+{
+	int status;
+
+	if (sig == SIGINT || sig == SIGTERM)
+		return sig == SIGINT ? "SIGINT" : "SIGTERM";
+	if (sig == SIGCHLD && s->child > 0 && waitpid(s->child, &status, WNOHANG) == s->child) {
+		s->child_exit = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+		s->child = 0;
+		return "command exited";
+	}
+	return NULL;
+}
+
+/* Until -d, a signal, the command's end or the overhead cap; -i reports meanwhile. */
+static void wait_for_end(struct session *s)
+{
+	const struct trace_opts *o = s->opts;
+	double deadline, next_tick, next_cap_check = INFINITY;
+
 	if (!o->command && o->common.format == FORMAT_TEXT)
 		fprintf(stderr, "Tracing %d function%s... Hit Ctrl-C to end.\n", s->ntargets,
 			s->ntargets == 1 ? "" : "s");
-
-	wall_start = time(NULL);
-	start = now_s();
-	deadline = o->duration_s ? start + o->duration_s : INFINITY;
-	next_tick = o->interval_s ? start + o->interval_s : INFINITY;
+	s->wall_start = time(NULL);
+	s->start = now_s();
+	deadline = o->duration_s ? s->start + o->duration_s : INFINITY;
+	next_tick = o->interval_s ? s->start + o->interval_s : INFINITY;
 	if (o->max_overhead_pct) {
-		next_cap_check = start + 1;
-		cap_window_start = start;
-		cap_window_ns = total_run_time_ns(s);
+		next_cap_check = s->start + 1;
+		s->cap_window_start = s->start;
+		s->cap_window_ns = total_run_time_ns(s);
 	}
 	for (;;) {
-		double wake = fmin(fmin(deadline, next_tick), next_cap_check), left;
+		double now = now_s(), left = fmin(fmin(deadline, next_tick), next_cap_check) - now;
 		struct timespec ts;
 		siginfo_t info;
-		int sig;
 
-		now = now_s();
 		if (now >= deadline) {
-			end_reason = "duration";
-			break;
+			s->end_reason = "duration";
+			return;
 		}
 		if (now >= next_tick) {
-			print_interval(s, prev, o->interval_s);
+			print_interval(s, s->prev, o->interval_s);
 			next_tick += o->interval_s;
 			continue;
 		}
 		if (now >= next_cap_check) {
-			/* the share of one CPU over the last second, not the run's
-			 * average: a burst must not hide behind a quiet start */
-			__u64 ns = total_run_time_ns(s);
-			double pct = 100.0 * (double)(ns - cap_window_ns) / ((now - cap_window_start) * 1e9);
-
-			if (pct > o->max_overhead_pct) {
-				fprintf(stderr, "pftrace: overhead %.2f%% of one CPU passed --max-overhead "
-					"%g%%; stopped after %.1f s\n", pct, o->max_overhead_pct, now - start);
-				end_reason = "overhead cap";
-				break;
+			if (over_overhead_cap(s, now)) {
+				s->end_reason = "overhead cap";
+				return;
 			}
-			cap_window_ns = ns;
-			cap_window_start = now;
 			next_cap_check = now + 1;
 			continue;
 		}
-		left = isinf(wake) ? 3600 : wake - now;
+		left = isinf(left) ? 3600 : left;
 		ts.tv_sec = (time_t)left;
 		ts.tv_nsec = (long)((left - (double)ts.tv_sec) * 1e9);
-		sig = sigtimedwait(&mask, &info, &ts);
-		if (sig == SIGINT || sig == SIGTERM) {
-			end_reason = sig == SIGINT ? "SIGINT" : "SIGTERM";
-			break;
-		}
-		if (sig == SIGCHLD && s->child > 0 && waitpid(s->child, &status, WNOHANG) == s->child) {
-			s->child_exit = WIFEXITED(status) ? WEXITSTATUS(status)
-							  : 128 + WTERMSIG(status);
-			s->child = 0;
-			end_reason = "command exited";
-			break;
-		}
+		s->end_reason = signal_ends_run(s, sigtimedwait(&s->signals, &info, &ts));
+		if (s->end_reason)
+			return;
 	}
-	now = now_s();
+}
 
-	/* Detach first: the counts read afterwards are final and consistent. */
+/* Detach first: the counts read afterwards are final and consistent. */
+static void stop(struct session *s)
+{
+	int i, status;
+
+	s->end = now_s();
 	for (i = 0; i < s->ntargets; i++)
 		target_detach(&s->targets[i]);
 	finish_sampling(s);
@@ -744,38 +775,50 @@ int run_trace(const struct trace_opts *o)
 		s->child_exit = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
 		s->child = 0;
 	}
+}
 
-	rep = calloc(1, sizeof(*rep));
-	if (!rep) {
-		rc = 1;
-		goto out;
-	}
+/* The run as the renderers and the run file know it; pointers into s. */
+static void collect(struct session *s, struct run_report *rep)
+{
+	const struct trace_opts *o = s->opts;
+	struct chain_stats fin;
+	struct rusage ru;
+	int i;
+
 	rep->command = o->cmdline;
 	rep->kernel_release = s->kf.release;
 	rep->btf_path = s->kf.btf_path;
-	strftime(rep->started, sizeof(rep->started), "%Y-%m-%dT%H:%M:%SZ", gmtime(&wall_start));
-	rep->duration_s = now - start;
-	rep->end_reason = end_reason;
+	strftime(rep->started, sizeof(rep->started), "%Y-%m-%dT%H:%M:%SZ", gmtime(&s->wall_start));
+	rep->duration_s = s->end - s->start;
+	rep->end_reason = s->end_reason;
 	if (o->command) {
-		join_command(child_cmd, sizeof(child_cmd), o->command);
-		rep->child_command = child_cmd;
+		join_command(s->child_cmd, sizeof(s->child_cmd), o->command);
+		rep->child_command = s->child_cmd;
 		rep->child_exit = s->child_exit;
 	}
 	for (i = 0; i < s->ntargets; i++) {
+		struct target_report *tr = &rep->targets[rep->ntargets++];
+
 		read_stats(s, &s->targets[i], &fin);
-		fill_target_report(&rep->targets[rep->ntargets], &s->targets[i], &fin);
-		fill_overhead(&rep->targets[rep->ntargets], s, &s->targets[i]);
+		fill_target_report(tr, &s->targets[i], &fin);
+		fill_overhead(tr, s, &s->targets[i]);
 		if (s->sampled)
-			rep->targets[rep->ntargets].profile = &s->profiles[i];
-		rep->ntargets++;
+			tr->profile = &s->profiles[i];
 	}
 	rep->samples = s->sampled ? &s->samples : NULL;
 	rep->sampling_off = o->no_samples ? NULL : s->sampling_off;
 	rep->bpf_stats = s->bpf_stats_fd >= 0 ? "" : s->stats_why;
 	set_machine(rep);
-	rep->startup_ms = rep_startup_ms;
+	rep->startup_ms = s->startup_ms;
 	if (!getrusage(RUSAGE_SELF, &ru))
 		rep->peak_rss_kb = ru.ru_maxrss;
+}
+
+/* stdout and -o; the exit status: 0, 1 (a write failed) or 3 (self-check) */
+static int render(const struct session *s, const struct run_report *rep)
+{
+	const struct trace_opts *o = s->opts;
+	char err[PFT_ERRLEN];
 
 	if (o->output_path && output_is_stdout(o->output_path)) {
 		/* -o -: stdout carries the run file, and only that */
@@ -789,11 +832,15 @@ int run_trace(const struct trace_opts *o)
 	}
 	if (o->output_path && report_write_file(rep, o->output_path, err, sizeof(err))) {
 		fprintf(stderr, "pftrace: %s\n", err);
-		rc = 1;
+		return 1;
 	}
-	if (!rc && !report_self_check_ok(rep))
-		rc = 3;
-out:
+	return report_self_check_ok(rep) ? 0 : 3;
+}
+
+static void session_free(struct session *s)
+{
+	int i;
+
 	if (s->child > 0) {
 		kill(s->child, SIGTERM);
 		waitpid(s->child, NULL, 0);
@@ -801,7 +848,6 @@ out:
 	for (i = 0; i < s->ntargets; i++)
 		target_free(&s->targets[i]);
 	free(s->percpu_buf);
-	free(rep);
 	sampler_free(s->sampler);
 	sample_result_free(&s->samples);
 	for (i = 0; i < s->ntargets; i++)
@@ -810,5 +856,42 @@ out:
 	if (s->bpf_stats_fd >= 0)
 		close(s->bpf_stats_fd);
 	kernel_facts_free(&s->kf);
+	free(s);
+}
+
+/*
+ * A trace session: prepare (facts, plan) -> attach -> wait -> stop
+ * (detach) -> collect -> render. Every exit goes through session_free(),
+ * which undoes whatever started.
+ */
+int run_trace(const struct trace_opts *o)
+{
+	struct session *s = calloc(1, sizeof(*s));
+	struct run_report *rep = calloc(1, sizeof(*rep));
+	double phase_start = process_start_s;
+	int rc;
+
+	if (!s || !rep) {
+		fprintf(stderr, "pftrace: out of memory\n");
+		free(s);
+		free(rep);
+		return 1;
+	}
+	s->opts = o;
+	s->bpf_stats_fd = -1;
+	s->end_reason = "interrupted";
+	setup_libbpf_logging(o->common.verbose);
+
+	rc = prepare(s, &phase_start);
+	if (!rc && !o->dry_run)
+		rc = attach(s, &phase_start);
+	if (!rc && !o->dry_run) {
+		wait_for_end(s);
+		stop(s);
+		collect(s, rep);
+		rc = render(s, rep);
+	}
+	free(rep);
+	session_free(s);
 	return rc;
 }
