@@ -28,10 +28,18 @@ wait "$loop" 2>/dev/null
 # least privilege: user nobody holding CAP_BPF, CAP_PERFMON and
 # CAP_SYSLOG only (the workload runs as root beside it: nobody can
 # neither label files nor write them where avc-load does)
+# Debian's perf_event_paranoid=3 keeps perf events (kprobes, samples) for
+# CAP_SYS_ADMIN; at 2, CAP_PERFMON opens them: both are tried
+paranoid=$(cat /proc/sys/kernel/perf_event_paranoid)
+echo "=== PARANOID $paranoid"
 case_ caps_features caps-only bpf,perfmon,syslog -- pftrace features --format json
 (while :; do avc-load -t 8 -D user_t,daemon_t,worker_t -r 100 2>/dev/null; done) &
 loop=$!
 case_ caps_only caps-only bpf,perfmon,syslog -- pftrace -f avc_has_perm_noaudit -d 3 --format json
+echo 2 >/proc/sys/kernel/perf_event_paranoid
+case_ caps_features2 caps-only bpf,perfmon,syslog -- pftrace features --format json
+case_ caps_kprobe2 caps-only bpf,perfmon,syslog -- pftrace -f avc_lookup -C attach=kprobe -d 3 --format json
+echo "$paranoid" >/proc/sys/kernel/perf_event_paranoid
 kill "$loop"
 wait "$loop" 2>/dev/null
 
