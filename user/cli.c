@@ -85,17 +85,18 @@ const char *pft_optname(char **argv)
 }
 
 /* A finite number of seconds in [min, a year], and nothing else. */
-static int parse_seconds(const char *opt, const char *s, double min, double *out)
+int pft_parse_seconds(const char *who, const char *opt, const char *s, double min, double *out)
 {
 	char *end;
 	double v;
 
 	v = strtod(s, &end);
-	if (end == s || *end || !isfinite(v) || v <= 0 || v < min || v > 31536000) {
+	if (end == s || *end || !isfinite(v) || v <= 0 || v < min || v > PFT_MAX_SECONDS) {
 		if (min > 0)
-			return bad("%s wants a number of seconds (%g <= N <= 31536000), not '%s'",
-				   opt, min, s);
-		return bad("%s wants a number of seconds (0 < N <= 31536000), not '%s'", opt, s);
+			return pft_refuse(who, "%s wants a number of seconds (%g <= N <= %d), not '%s'",
+					  opt, min, PFT_MAX_SECONDS, s);
+		return pft_refuse(who, "%s wants a number of seconds (0 < N <= %d), not '%s'",
+				  opt, PFT_MAX_SECONDS, s);
 	}
 	*out = v;
 	return 0;
@@ -217,12 +218,12 @@ int parse_trace_opts(int argc, char **argv, struct trace_opts *o)
 			o->functions[o->nfunctions++] = optarg;
 			break;
 		case 'd':
-			if (parse_seconds("-d", optarg, 0, &o->duration_s))
+			if (pft_parse_seconds(NULL, "-d", optarg, 0, &o->duration_s))
 				return 2;
 			break;
 		case 'i':
 			/* shorter intervals would print nothing but their own cost */
-			if (parse_seconds("-i", optarg, PFT_MIN_INTERVAL_S, &o->interval_s))
+			if (pft_parse_seconds(NULL, "-i", optarg, PFT_MIN_INTERVAL_S, &o->interval_s))
 				return 2;
 			break;
 		case 'o':

@@ -13,6 +13,7 @@
 #define PFT_MAX_TARGETS 8
 #define PFT_MAX_KNOBS 16
 #define PFT_MIN_INTERVAL_S 0.1   /* -i */
+#define PFT_MAX_SECONDS 31536000 /* -d, -i: a year */
 
 enum out_format { FORMAT_TEXT, FORMAT_JSON, FORMAT_OPENMETRICS };
 
@@ -53,12 +54,14 @@ int parse_trace_opts(int argc, char **argv, struct trace_opts *o);
 int parse_common_opts(int argc, char **argv, struct common_opts *o, const char *cmd);
 const char *knob_get(const struct trace_opts *o, const char *key);
 void print_usage(FILE *f);
+/* The option getopt just refused, as the user wrote it ("-X" of "-Xv", or "--foo"). */
+const char *pft_optname(char **argv);
 /*
  * The one-line refusal every subcommand gives bad input: "pftrace: WHO:
  * reason" (WHO may be NULL) on stderr. Returns 2, the exit status.
  */
-/* The option getopt just refused, as the user wrote it ("-X" of "-Xv", or "--foo"). */
-const char *pft_optname(char **argv);
 int pft_refuse(const char *who, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* -d, -i: seconds in [min, PFT_MAX_SECONDS] into *out; else a refusal (2) */
+int pft_parse_seconds(const char *who, const char *opt, const char *s, double min, double *out);
 
 #endif

@@ -31,6 +31,7 @@
 #include "sampling.h"
 #include "session.h"
 #include "targets.h"
+#include "workload.h"
 
 static double process_start_s;
 
@@ -49,12 +50,10 @@ struct session {
 	struct kernel_facts kf;
 	struct target targets[PFT_MAX_TARGETS];
 	int ntargets;
-	pid_t child;
-	int child_exit;
+	struct workload run;             /* -- COMMAND, and the signals that end the run */
 	int ncpus;
 	void *percpu_buf;
 	/* the run itself */
-	sigset_t signals, orig_mask;    /* taken by sigtimedwait(), blocked meanwhile */
 	struct chain_stats prev[PFT_MAX_TARGETS];  /* at the last -i report */
 	double startup_ms;              /* process start to every target attached */
 	time_t wall_start;
@@ -65,14 +64,6 @@ struct session {
 	__u64 cap_window_ns;
 	char child_cmd[1024];
 };
-
-static double now_s(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
 
 /* "fexit/avc_lookup" -> kind "fexit", function "avc_lookup" */
 static bool section_is(const struct bpf_program *prog, const char *kind, const char *func)
@@ -397,43 +388,6 @@ static void print_interval(struct session *s, struct chain_stats *prev, double s
 	fflush(stdout);
 }
 
-/* Run COMMAND; an exec failure comes back through a close-on-exec pipe. */
-static int start_child(struct session *s, const sigset_t *orig_mask, char *err, size_t errlen)
-{
-	char **argv = s->opts->command;
-	int pfd[2], child_errno = 0;
-	ssize_t n;
-
-	if (pipe2(pfd, O_CLOEXEC)) {
-		snprintf(err, errlen, "pipe: %s", strerror(errno));
-		return -errno;
-	}
-	s->child = fork();
-	if (s->child < 0) {
-		snprintf(err, errlen, "fork: %s", strerror(errno));
-		return -errno;
-	}
-	if (s->child == 0) {
-		sigprocmask(SIG_SETMASK, orig_mask, NULL);
-		close(pfd[0]);
-		execvp(argv[0], argv);
-		child_errno = errno;
-		if (write(pfd[1], &child_errno, sizeof(child_errno)) < 0)
-			_exit(127);
-		_exit(127);
-	}
-	close(pfd[1]);
-	n = read(pfd[0], &child_errno, sizeof(child_errno));
-	close(pfd[0]);
-	if (n == sizeof(child_errno)) {
-		waitpid(s->child, NULL, 0);
-		s->child = 0;
-		snprintf(err, errlen, "cannot run '%s': %s", argv[0], strerror(child_errno));
-		return -child_errno;
-	}
-	return 0;
-}
-
 static void join_command(char *buf, size_t len, char **argv)
 {
 	size_t used = 0;
@@ -472,7 +426,7 @@ static int plan_all(struct session *s, char *err, size_t errlen)
 /* -v: where start-up time goes, the figure the overhead issue bounds */
 static void note_phase(const struct trace_opts *o, const char *phase, double *since)
 {
-	double now = now_s();
+	double now = monotonic_s();
 
 	if (o->common.verbose)
 		fprintf(stderr, "pftrace: start-up: %-28s %8.1f ms\n", phase, (now - *since) * 1000);
@@ -557,7 +511,7 @@ static void print_plan(const struct session *s, FILE *f, bool dry_run)
 
 void session_mark_process_start(void)
 {
-	process_start_s = now_s();
+	process_start_s = monotonic_s();
 }
 
 /* What needs the system but no tracing: refused before anything loads. */
@@ -622,16 +576,8 @@ static int attach(struct session *s, double *phase_start)
 	char err[PFT_ERRLEN];
 	int i, rc;
 
-	/*
-	 * Signals are taken synchronously with sigtimedwait(): a Ctrl-C at
-	 * any point, attach included, ends in the same orderly detach and
-	 * report, and none can slip between a check and a sleep.
-	 */
-	sigemptyset(&s->signals);
-	sigaddset(&s->signals, SIGINT);
-	sigaddset(&s->signals, SIGTERM);
-	sigaddset(&s->signals, SIGCHLD);
-	sigprocmask(SIG_BLOCK, &s->signals, &s->orig_mask);
+	/* from here a Ctrl-C, attach included, ends in the same orderly stop */
+	workload_init(&s->run);
 
 	s->ncpus = libbpf_num_possible_cpus();
 	s->percpu_buf = s->ncpus > 0 ? calloc((size_t)s->ncpus, sizeof(struct chain_counters)) : NULL;
@@ -667,8 +613,8 @@ static int attach(struct session *s, double *phase_start)
 		}
 		note_phase(o, s->targets[i].recipe->traced, phase_start);
 	}
-	s->startup_ms = (now_s() - process_start_s) * 1000;
-	if (o->command && start_child(s, &s->orig_mask, err, sizeof(err))) {
+	s->startup_ms = (monotonic_s() - process_start_s) * 1000;
+	if (o->command && workload_start(&s->run, o->command, err, sizeof(err))) {
 		fprintf(stderr, "pftrace: %s\n", err);
 		return 2;
 	}
@@ -696,21 +642,6 @@ static bool over_overhead_cap(struct session *s, double now)
 	return false;
 }
 
-/* The reason a signal ends the run, or NULL to go on waiting. */
-static const char *signal_ends_run(struct session *s, int sig)
-{
-	int status;
-
-	if (sig == SIGINT || sig == SIGTERM)
-		return sig == SIGINT ? "SIGINT" : "SIGTERM";
-	if (sig == SIGCHLD && s->child > 0 && waitpid(s->child, &status, WNOHANG) == s->child) {
-		s->child_exit = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
-		s->child = 0;
-		return "command exited";
-	}
-	return NULL;
-}
-
 /* Until -d, a signal, the command's end or the overhead cap; -i reports meanwhile. */
 static void wait_for_end(struct session *s)
 {
@@ -721,7 +652,7 @@ static void wait_for_end(struct session *s)
 		fprintf(stderr, "Tracing %d function%s... Hit Ctrl-C to end.\n", s->ntargets,
 			s->ntargets == 1 ? "" : "s");
 	s->wall_start = time(NULL);
-	s->start = now_s();
+	s->start = monotonic_s();
 	deadline = o->duration_s ? s->start + o->duration_s : INFINITY;
 	next_tick = o->interval_s ? s->start + o->interval_s : INFINITY;
 	if (o->max_overhead_pct) {
@@ -730,9 +661,7 @@ static void wait_for_end(struct session *s)
 		s->cap_window_ns = total_run_time_ns(s);
 	}
 	for (;;) {
-		double now = now_s(), left = fmin(fmin(deadline, next_tick), next_cap_check) - now;
-		struct timespec ts;
-		siginfo_t info;
+		double now = monotonic_s();
 
 		if (now >= deadline) {
 			s->end_reason = "duration";
@@ -751,10 +680,7 @@ static void wait_for_end(struct session *s)
 			next_cap_check = now + 1;
 			continue;
 		}
-		left = isinf(left) ? 3600 : left;
-		ts.tv_sec = (time_t)left;
-		ts.tv_nsec = (long)((left - (double)ts.tv_sec) * 1e9);
-		s->end_reason = signal_ends_run(s, sigtimedwait(&s->signals, &info, &ts));
+		s->end_reason = workload_wait(&s->run, fmin(fmin(deadline, next_tick), next_cap_check));
 		if (s->end_reason)
 			return;
 	}
@@ -763,18 +689,13 @@ static void wait_for_end(struct session *s)
 /* Detach first: the counts read afterwards are final and consistent. */
 static void stop(struct session *s)
 {
-	int i, status;
+	int i;
 
-	s->end = now_s();
+	s->end = monotonic_s();
 	for (i = 0; i < s->ntargets; i++)
 		target_detach(&s->targets[i]);
 	finish_sampling(s);
-	if (s->child > 0) {
-		kill(s->child, SIGTERM);
-		waitpid(s->child, &status, 0);
-		s->child_exit = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
-		s->child = 0;
-	}
+	workload_stop(&s->run);
 }
 
 /* The run as the renderers and the run file know it; pointers into s. */
@@ -794,7 +715,7 @@ static void collect(struct session *s, struct run_report *rep)
 	if (o->command) {
 		join_command(s->child_cmd, sizeof(s->child_cmd), o->command);
 		rep->child_command = s->child_cmd;
-		rep->child_exit = s->child_exit;
+		rep->child_exit = s->run.exit_status;
 	}
 	for (i = 0; i < s->ntargets; i++) {
 		struct target_report *tr = &rep->targets[rep->ntargets++];
@@ -841,10 +762,7 @@ static void session_free(struct session *s)
 {
 	int i;
 
-	if (s->child > 0) {
-		kill(s->child, SIGTERM);
-		waitpid(s->child, NULL, 0);
-	}
+	workload_stop(&s->run);
 	for (i = 0; i < s->ntargets; i++)
 		target_free(&s->targets[i]);
 	free(s->percpu_buf);

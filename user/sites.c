@@ -9,11 +9,10 @@
  */
 #include <errno.h>
 #include <getopt.h>
-#include <signal.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 #include <linux/perf_event.h>
@@ -27,6 +26,7 @@
 #include "output.h"
 #include "sampling.h"
 #include "sites.h"
+#include "workload.h"
 
 /* text is read in slices this big: one read per slice, not per function */
 #define SLICE (4 << 20)
@@ -189,42 +189,34 @@ static int hottest_functions(const struct sample_result *r, const struct kfunc *
 enum { OPT_TEXT_FROM = 300, OPT_VMLINUX, OPT_FORMAT };
 
 #define sites_bad(...) pft_refuse("sites", __VA_ARGS__)
+#define MAX_ONLY 64
+#define MAX_HOT 20
 
-static volatile sig_atomic_t stop;
+struct sites_opts {
+	const char *only[MAX_ONLY];   /* -f: these functions only */
+	int nonly;
+	const char *event;            /* -e */
+	long hz;                      /* -F */
+	double seconds;               /* -d: sample this long (0: no samples) */
+	char **command;               /* -- COMMAND: sample while it runs */
+	enum ktext_source src;        /* --text-from */
+	const char *vmlinux;
+	enum out_format format;
+	bool verbose;
+};
 
-static void on_signal(int sig)
-{
-	stop = sig;
-}
+/* What the census found, with the samples when it sampled. */
+struct sites_result {
+	struct census cen;
+	struct sample_result samples;
+	const struct sample_result *r;   /* &samples, or NULL: not sampled */
+	struct func_cost hot[MAX_HOT];
+	int nhot;
+	char release[128];
+	const char *text_source;
+};
 
-/* Sample for SECONDS, or while COMMAND runs. */
-static int sample_window(double seconds, char **command)
-{
-	struct timespec ts = { (time_t)seconds, (long)((seconds - (double)(time_t)seconds) * 1e9) };
-	struct sigaction sa = { .sa_handler = on_signal };
-	int status = 0;
-	pid_t pid;
-
-	sigaction(SIGINT, &sa, NULL);
-	sigaction(SIGTERM, &sa, NULL);
-	if (!command) {
-		while (!stop && nanosleep(&ts, &ts) && errno == EINTR)
-			;
-		return 0;
-	}
-	pid = fork();
-	if (pid == 0) {
-		execvp(command[0], command);
-		fprintf(stderr, "pftrace: sites: cannot run '%s': %s\n", command[0], strerror(errno));
-		_exit(127);
-	}
-	while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
-		if (stop)
-			kill(pid, SIGTERM);
-	return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
-}
-
-int cmd_sites(int argc, char **argv)
+static int parse_sites_opts(int argc, char **argv, struct sites_opts *o)
 {
 	static const struct option longopts[] = {
 		{ "function", required_argument, NULL, 'f' },
@@ -237,65 +229,56 @@ int cmd_sites(int argc, char **argv)
 		{ "verbose", no_argument, NULL, 'v' },
 		{ NULL, 0, NULL, 0 },
 	};
-	const char *only[64], *event = "cycles", *vmlinux = NULL;
-	enum ktext_source src = KTEXT_AUTO;
-	enum out_format format = FORMAT_TEXT;
-	int nonly = 0, c, nfuncs, i, first = 0, last, rc = 0, nhot = 0;
-	double seconds = 0;
-	long hz = PFT_DEFAULT_SAMPLE_HZ;
-	char err[PFT_ERRLEN], *end, **command = NULL, release[128] = "";
-	struct kfunc *funcs = NULL;
-	struct ktext *kt = NULL;
-	struct sampler *sampler = NULL;
-	struct sample_result res = { 0 }, *r = NULL;
-	struct census cen = { 0 };
-	struct func_cost hot[20];
-	unsigned long stext = 0, etext = 0;
-	bool verbose = false;
+	char err[PFT_ERRLEN], *end;
+	int c;
 
+	memset(o, 0, sizeof(*o));
+	o->event = "cycles";
+	o->hz = PFT_DEFAULT_SAMPLE_HZ;
+	o->src = KTEXT_AUTO;
+	o->format = FORMAT_TEXT;
 	optind = 1;
 	opterr = 0;
 	while ((c = getopt_long(argc, argv, "+:f:d:e:F:v", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'f':
-			if (nonly == 64)
-				return sites_bad("at most 64 -f");
-			only[nonly++] = optarg;
+			if (o->nonly == MAX_ONLY)
+				return sites_bad("at most %d -f", MAX_ONLY);
+			o->only[o->nonly++] = optarg;
 			break;
 		case 'd':
-			seconds = strtod(optarg, &end);
-			if (end == optarg || *end || !(seconds > 0) || seconds > 86400)
-				return sites_bad("-d wants a number of seconds (0 < N <= 86400), not '%s'", optarg);
+			if (pft_parse_seconds("sites", "-d", optarg, 0, &o->seconds))
+				return 2;
 			break;
 		case 'e':
-			event = optarg;
+			o->event = optarg;
 			break;
 		case 'F':
-			hz = strtol(optarg, &end, 10);
+			o->hz = strtol(optarg, &end, 10);
 			if (end == optarg || *end)
 				return sites_bad("-F wants samples per second, not '%s'", optarg);
-			if (sample_freq_check(hz, err, sizeof(err)))
+			if (sample_freq_check(o->hz, err, sizeof(err)))
 				return sites_bad("%s", err);
 			break;
 		case OPT_TEXT_FROM:
 			if (!strcmp(optarg, "kcore"))
-				src = KTEXT_KCORE;
+				o->src = KTEXT_KCORE;
 			else if (!strcmp(optarg, "bpf"))
-				src = KTEXT_BPF;
+				o->src = KTEXT_BPF;
 			else
 				return sites_bad("--text-from wants kcore or bpf, not '%s'", optarg);
 			break;
 		case OPT_VMLINUX:
-			vmlinux = optarg;
+			o->vmlinux = optarg;
 			break;
 		case OPT_FORMAT:
 			if (!strcmp(optarg, "json"))
-				format = FORMAT_JSON;
+				o->format = FORMAT_JSON;
 			else if (strcmp(optarg, "text"))
 				return sites_bad("--format wants text or json, not '%s'", optarg);
 			break;
 		case 'v':
-			verbose = true;
+			o->verbose = true;
 			break;
 		case ':':
 			return sites_bad("option '%s' needs a value", pft_optname(argv));
@@ -306,180 +289,246 @@ int cmd_sites(int argc, char **argv)
 	if (optind < argc) {
 		if (strcmp(argv[optind - 1], "--"))
 			return sites_bad("unexpected argument '%s'", argv[optind]);
-		command = &argv[optind];
-		if (!seconds)
-			seconds = 1e9;   /* until the command ends */
+		o->command = &argv[optind];
+		if (!o->seconds)
+			o->seconds = INFINITY;   /* until the command ends */
 	}
-	setup_libbpf_logging(verbose);
-	if (!caps_can_trace(err, sizeof(err)))
-		return sites_bad("reading kernel text needs CAP_BPF and CAP_PERFMON (or root); "
-				 "this process lacks %s", err);
-	{
-		struct perf_event_attr attr;
+	return 0;
+}
 
-		if ((seconds || command) && sample_event_parse(event, &attr, err, sizeof(err)))
-			return sites_bad("%s", err);
-	}
-	nfuncs = kfuncs_load(&funcs);
-	if (nfuncs <= 0)
-		return sites_bad("cannot read /proc/kallsyms");
-	kt = ktext_open(src, vmlinux, err, sizeof(err));
-	if (!kt) {
+/*
+ * Sample the whole kernel for -d, or while the command runs. 0, or the
+ * exit status after a one-line refusal.
+ */
+static int sample_kernel(const struct sites_opts *o, struct sites_result *res)
+{
+	struct workload run;
+	struct sampler *sampler;
+	char err[PFT_ERRLEN];
+
+	workload_init(&run);
+	sampler = sampler_start(o->event, (int)o->hz, NULL, 0, false, err, sizeof(err));
+	if (!sampler) {
 		fprintf(stderr, "pftrace: sites: %s\n", err);
-		kfuncs_free(funcs, nfuncs);
 		return 2;
 	}
-	for (i = 0; i < nonly; i++) {
-		if (!kfunc_named(funcs, nfuncs, only[i])) {
-			fprintf(stderr, "pftrace: sites: %s: not a kernel function in /proc/kallsyms\n", only[i]);
-			rc = 2;
-			goto out;
-		}
+	if (o->command && workload_start(&run, o->command, err, sizeof(err))) {
+		sampler_free(sampler);
+		return sites_bad("%s", err);
 	}
-	if (seconds) {
-		sampler = sampler_start(event, (int)hz, NULL, 0, false, err, sizeof(err));
-		if (!sampler) {
-			fprintf(stderr, "pftrace: sites: %s\n", err);
-			rc = 2;
-			goto out;
-		}
-		sample_window(seconds, command);
-		sampler_finish(sampler, &res);
-		r = &res;
-	}
+	workload_wait(&run, monotonic_s() + o->seconds);
+	workload_stop(&run);
+	sampler_finish(sampler, &res->samples);
+	sampler_free(sampler);
+	res->r = &res->samples;
+	return 0;
+}
 
-	/* the core kernel's text runs from _stext to _etext */
-	ksym_address("_stext", "tT", &stext);
-	ksym_address("_etext", "tT", &etext);
-	if (nonly) {
-		for (i = 0; i < nonly; i++) {
-			const struct kfunc *f = kfunc_named(funcs, nfuncs, only[i]);
+/* Scan -f's functions, or the core kernel's text, _stext to _etext. */
+static void census(const struct sites_opts *o, struct ktext *kt, const struct kfunc *funcs,
+		   int nfuncs, struct sites_result *res)
+{
+	unsigned long stext = 0, etext = 0;
+	int i, first = 0, last;
 
-			scan(&cen, kt, funcs, (int)(f - funcs), (int)(f - funcs) + 1, r);
+	if (o->nonly) {
+		for (i = 0; i < o->nonly; i++) {
+			int at = (int)(kfunc_named(funcs, nfuncs, o->only[i]) - funcs);
+
+			scan(&res->cen, kt, funcs, at, at + 1, res->r);
 		}
 	} else {
+		ksym_address("_stext", "tT", &stext);
+		ksym_address("_etext", "tT", &etext);
 		while (first < nfuncs && funcs[first].addr < stext)
 			first++;
 		for (last = first; last < nfuncs && (!etext || funcs[last].addr < etext); last++)
 			;
-		scan(&cen, kt, funcs, first, last, r);
+		scan(&res->cen, kt, funcs, first, last, res->r);
 	}
-	if (r) {
-		qsort(cen.sites, (size_t)cen.nsites, sizeof(*cen.sites), site_cost_cmp);
-		nhot = hottest_functions(r, funcs, nfuncs, hot, 20);
+	if (res->r) {
+		qsort(res->cen.sites, (size_t)res->cen.nsites, sizeof(*res->cen.sites), site_cost_cmp);
+		res->nhot = hottest_functions(res->r, funcs, nfuncs, res->hot, MAX_HOT);
 	}
-	{
-		FILE *u = fopen("/proc/sys/kernel/osrelease", "r");
+}
 
-		if (u) {
-			if (fgets(release, sizeof(release), u))
-				release[strcspn(release, "\n")] = '\0';
-			fclose(u);
+static void render_sites_json(const struct sites_result *res)
+{
+	const struct census *cen = &res->cen;
+	struct json_object *root = json_object_new_object(), *arr = json_object_new_array();
+	struct json_object *totals = json_object_new_object();
+	int i;
+
+	json_object_object_add(root, "tool", json_object_new_string("pftrace"));
+	json_object_object_add(root, "kernel", json_object_new_string(res->release));
+	json_object_object_add(root, "text_source", json_object_new_string(res->text_source));
+	json_object_object_add(root, "functions_scanned", json_object_new_int(cen->functions_scanned));
+	json_object_object_add(root, "functions_with_prefetch", json_object_new_int(cen->functions_with));
+	json_object_object_add(root, "unreadable", json_object_new_int64(cen->unreadable));
+	for (i = 0; i < cen->nsites; i++) {
+		const struct site *s = &cen->sites[i];
+		struct json_object *o = json_object_new_object(), *t;
+
+		json_object_object_add(o, "function", json_object_new_string(s->func->name));
+		json_object_object_add(o, "offset", json_object_new_uint64(s->offset));
+		json_object_object_add(o, "instruction", json_object_new_string(s->text));
+		json_object_object_add(o, "bytes", json_object_new_string(s->bytes));
+		if (res->r) {
+			json_object_object_add(o, "samples", json_object_new_uint64(s->samples));
+			json_object_object_add(o, "next_samples", json_object_new_uint64(s->next_samples));
 		}
+		json_object_array_add(arr, o);
+		t = json_object_object_get(totals, s->mnemonic);
+		json_object_object_add(totals, s->mnemonic,
+				       json_object_new_int(t ? json_object_get_int(t) + 1 : 1));
 	}
+	json_object_object_add(root, "sites", arr);
+	json_object_object_add(root, "totals", totals);
+	if (res->r) {
+		struct json_object *smp = sampling_json(res->r), *hf = json_object_new_array();
 
-	if (format == FORMAT_JSON) {
-		struct json_object *root = json_object_new_object(), *arr = json_object_new_array();
-		struct json_object *totals = json_object_new_object();
+		for (i = 0; i < res->nhot; i++) {
+			struct json_object *h = json_object_new_object();
 
-		json_object_object_add(root, "tool", json_object_new_string("pftrace"));
-		json_object_object_add(root, "kernel", json_object_new_string(release));
-		json_object_object_add(root, "text_source", json_object_new_string(ktext_describe(kt)));
-		json_object_object_add(root, "functions_scanned", json_object_new_int(cen.functions_scanned));
-		json_object_object_add(root, "functions_with_prefetch", json_object_new_int(cen.functions_with));
-		json_object_object_add(root, "unreadable", json_object_new_int64(cen.unreadable));
-		for (i = 0; i < cen.nsites; i++) {
-			struct site *s = &cen.sites[i];
-			struct json_object *o = json_object_new_object(), *t;
+			json_object_object_add(h, "function", json_object_new_string(res->hot[i].f->name));
+			json_object_object_add(h, "samples", json_object_new_uint64(res->hot[i].samples));
+			json_object_array_add(hf, h);
+		}
+		json_object_object_add(smp, "hottest_functions", hf);
+		json_object_object_add(root, "sampling", smp);
+	}
+	json_print(root, stdout);
+	json_object_put(root);
+}
 
-			json_object_object_add(o, "function", json_object_new_string(s->func->name));
-			json_object_object_add(o, "offset", json_object_new_uint64(s->offset));
-			json_object_object_add(o, "instruction", json_object_new_string(s->text));
-			json_object_object_add(o, "bytes", json_object_new_string(s->bytes));
-			if (r) {
-				json_object_object_add(o, "samples", json_object_new_uint64(s->samples));
-				json_object_object_add(o, "next_samples", json_object_new_uint64(s->next_samples));
+/* ranked by cost when sampled (the costly ones, then a count of the rest), else by place */
+static void print_site_lines(const struct sites_result *res)
+{
+	const struct kfunc *prev = NULL;
+	int i;
+
+	for (i = 0; i < res->cen.nsites; i++) {
+		const struct site *s = &res->cen.sites[i];
+
+		if (res->r) {
+			if (!s->samples && !s->next_samples && i) {
+				printf("  (%d more sites with no samples)\n", res->cen.nsites - i);
+				break;
 			}
-			json_object_array_add(arr, o);
-			t = json_object_object_get(totals, s->mnemonic);
-			json_object_object_add(totals, s->mnemonic,
-					       json_object_new_int(t ? json_object_get_int(t) + 1 : 1));
+			printf("  %6llu + %-6llu %s+%#lx: %s\n", (unsigned long long)s->samples,
+			       (unsigned long long)s->next_samples, s->func->name, s->offset, s->text);
+		} else if (s->func != prev) {
+			printf("  %s:\n    %#6lx: %-32s %s\n", s->func->name, s->offset, s->text, s->bytes);
+		} else {
+			printf("    %#6lx: %-32s %s\n", s->offset, s->text, s->bytes);
 		}
-		json_object_object_add(root, "sites", arr);
-		json_object_object_add(root, "totals", totals);
-		if (r) {
-			struct json_object *smp = sampling_json(r), *hf = json_object_new_array();
-
-			for (i = 0; i < nhot; i++) {
-				struct json_object *h = json_object_new_object();
-
-				json_object_object_add(h, "function", json_object_new_string(hot[i].f->name));
-				json_object_object_add(h, "samples", json_object_new_uint64(hot[i].samples));
-				json_object_array_add(hf, h);
-			}
-			json_object_object_add(smp, "hottest_functions", hf);
-			json_object_object_add(root, "sampling", smp);
-		}
-		json_print(root, stdout);
-		json_object_put(root);
-	} else {
-		const struct kfunc *prev = NULL;
-
-		printf("pftrace sites: %d prefetch instructions in %d of %d functions of Linux %s "
-		       "(text from %s)\n", cen.nsites, cen.functions_with, cen.functions_scanned,
-		       release, ktext_describe(kt));
-		if (r) {
-			printf("sampled %llu %s samples, %llu in the kernel%s%s; sites by cost "
-			       "(samples at the prefetch + at the next instruction, where skid puts a stall)\n",
-			       (unsigned long long)r->counts.total, r->event,
-			       (unsigned long long)r->counts.kernel, r->fallback ? "; " : "",
-			       r->fallback ? r->note : "");
-		}
-		for (i = 0; i < cen.nsites; i++) {
-			struct site *s = &cen.sites[i];
-
-			if (r) {
-				/* ranked: the costly ones, then how many cost nothing seen */
-				if (!s->samples && !s->next_samples && i) {
-					printf("  (%d more sites with no samples)\n", cen.nsites - i);
-					break;
-				}
-				printf("  %6llu + %-6llu %s+%#lx: %s\n", (unsigned long long)s->samples,
-				       (unsigned long long)s->next_samples, s->func->name, s->offset, s->text);
-			} else if (s->func != prev)
-				printf("  %s:\n    %#6lx: %-32s %s\n", s->func->name, s->offset, s->text, s->bytes);
-			else
-				printf("    %#6lx: %-32s %s\n", s->offset, s->text, s->bytes);
-			prev = s->func;
-		}
-		if (!cen.nsites && nonly)
-			printf("  no prefetch instruction in %s%s\n", only[0], nonly > 1 ? " and the others" : "");
-		{
-			/* totals by mnemonic */
-			const char *names[] = { "prefetchnta", "prefetcht0", "prefetcht1", "prefetcht2",
-						"prefetchw", "prefetch" };
-			size_t k;
-
-			printf("totals:");
-			for (k = 0; k < sizeof(names) / sizeof(names[0]); k++) {
-				int n = 0;
-
-				for (i = 0; i < cen.nsites; i++)
-					n += !strcmp(cen.sites[i].mnemonic, names[k]);
-				printf(" %s %d%s", names[k], n, k + 1 < sizeof(names) / sizeof(names[0]) ? "," : "\n");
-			}
-		}
-		if (nhot) {
-			printf("hottest kernel functions (%s samples):\n", r->event);
-			for (i = 0; i < nhot; i++)
-				printf("  %8llu  %s\n", (unsigned long long)hot[i].samples, hot[i].f->name);
-		}
+		prev = s->func;
 	}
-	fflush(stdout);
-out:
-	free(cen.sites);
-	sample_result_free(&res);
-	sampler_free(sampler);
+}
+
+static void render_sites_text(const struct sites_opts *o, const struct sites_result *res)
+{
+	static const char *const names[] = { "prefetchnta", "prefetcht0", "prefetcht1",
+					     "prefetcht2", "prefetchw", "prefetch" };
+	const struct census *cen = &res->cen;
+	const struct sample_result *r = res->r;
+	size_t k;
+	int i;
+
+	printf("pftrace sites: %d prefetch instructions in %d of %d functions of Linux %s "
+	       "(text from %s)\n", cen->nsites, cen->functions_with, cen->functions_scanned,
+	       res->release, res->text_source);
+	if (r)
+		printf("sampled %llu %s samples, %llu in the kernel%s%s; sites by cost "
+		       "(samples at the prefetch + at the next instruction, where skid puts a stall)\n",
+		       (unsigned long long)r->counts.total, r->event,
+		       (unsigned long long)r->counts.kernel, r->fallback ? "; " : "",
+		       r->fallback ? r->note : "");
+	print_site_lines(res);
+	if (!cen->nsites && o->nonly)
+		printf("  no prefetch instruction in %s%s\n", o->only[0],
+		       o->nonly > 1 ? " and the others" : "");
+	printf("totals:");
+	for (k = 0; k < sizeof(names) / sizeof(names[0]); k++) {
+		int n = 0;
+
+		for (i = 0; i < cen->nsites; i++)
+			n += !strcmp(cen->sites[i].mnemonic, names[k]);
+		printf(" %s %d%s", names[k], n, k + 1 < sizeof(names) / sizeof(names[0]) ? "," : "\n");
+	}
+	if (res->nhot) {
+		printf("hottest kernel functions (%s samples):\n", r->event);
+		for (i = 0; i < res->nhot; i++)
+			printf("  %8llu  %s\n", (unsigned long long)res->hot[i].samples,
+			       res->hot[i].f->name);
+	}
+}
+
+static void read_release(char *buf, size_t len)
+{
+	FILE *u = fopen("/proc/sys/kernel/osrelease", "r");
+
+	buf[0] = '\0';
+	if (u) {
+		if (fgets(buf, (int)len, u))
+			buf[strcspn(buf, "\n")] = '\0';
+		fclose(u);
+	}
+}
+
+/* Refusals that need the system, before any text is read. */
+static int sites_preflight(const struct sites_opts *o)
+{
+	struct perf_event_attr attr;
+	char err[PFT_ERRLEN];
+
+	if (!caps_can_trace(err, sizeof(err)))
+		return sites_bad("reading kernel text needs CAP_BPF and CAP_PERFMON (or root); "
+				 "this process lacks %s", err);
+	if (o->seconds && sample_event_parse(o->event, &attr, err, sizeof(err)))
+		return sites_bad("%s", err);
+	return 0;
+}
+
+int cmd_sites(int argc, char **argv)
+{
+	struct sites_opts o;
+	struct sites_result res = { 0 };
+	struct kfunc *funcs = NULL;
+	struct ktext *kt = NULL;
+	char err[PFT_ERRLEN];
+	int nfuncs = 0, i, rc;
+
+	rc = parse_sites_opts(argc, argv, &o);
+	if (rc)
+		return rc;
+	setup_libbpf_logging(o.verbose);
+	rc = sites_preflight(&o);
+	if (rc)
+		return rc;
+	nfuncs = kfuncs_load(&funcs);
+	if (nfuncs <= 0)
+		return sites_bad("cannot read /proc/kallsyms");
+	kt = ktext_open(o.src, o.vmlinux, err, sizeof(err));
+	if (!kt)
+		rc = sites_bad("%s", err);
+	for (i = 0; !rc && i < o.nonly; i++)
+		if (!kfunc_named(funcs, nfuncs, o.only[i]))
+			rc = sites_bad("%s: not a kernel function in /proc/kallsyms", o.only[i]);
+	if (!rc && o.seconds)
+		rc = sample_kernel(&o, &res);
+	if (!rc) {
+		census(&o, kt, funcs, nfuncs, &res);
+		read_release(res.release, sizeof(res.release));
+		res.text_source = ktext_describe(kt);
+		if (o.format == FORMAT_JSON)
+			render_sites_json(&res);
+		else
+			render_sites_text(&o, &res);
+		fflush(stdout);
+	}
+	free(res.cen.sites);
+	sample_result_free(&res.samples);
 	ktext_close(kt);
 	kfuncs_free(funcs, nfuncs);
 	return rc;

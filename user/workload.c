@@ -1,0 +1,108 @@
+// SPDX-License-Identifier: GPL-2.0
+#include <errno.h>
+#include <fcntl.h>
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "workload.h"
+
+double monotonic_s(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+void workload_init(struct workload *w)
+{
+	memset(w, 0, sizeof(*w));
+	sigemptyset(&w->signals);
+	sigaddset(&w->signals, SIGINT);
+	sigaddset(&w->signals, SIGTERM);
+	sigaddset(&w->signals, SIGCHLD);
+	sigprocmask(SIG_BLOCK, &w->signals, &w->orig_mask);
+}
+
+int workload_start(struct workload *w, char **argv, char *err, size_t errlen)
+{
+	int pfd[2], child_errno = 0;
+	ssize_t n;
+
+	if (pipe2(pfd, O_CLOEXEC)) {
+		snprintf(err, errlen, "pipe: %s", strerror(errno));
+		return -errno;
+	}
+	w->pid = fork();
+	if (w->pid < 0) {
+		w->pid = 0;
+		snprintf(err, errlen, "fork: %s", strerror(errno));
+		close(pfd[0]);
+		close(pfd[1]);
+		return -errno;
+	}
+	if (w->pid == 0) {
+		sigprocmask(SIG_SETMASK, &w->orig_mask, NULL);
+		close(pfd[0]);
+		execvp(argv[0], argv);
+		child_errno = errno;
+		if (write(pfd[1], &child_errno, sizeof(child_errno)) < 0)
+			_exit(127);
+		_exit(127);
+	}
+	close(pfd[1]);
+	n = read(pfd[0], &child_errno, sizeof(child_errno));
+	close(pfd[0]);
+	if (n == sizeof(child_errno)) {
+		waitpid(w->pid, NULL, 0);
+		w->pid = 0;
+		snprintf(err, errlen, "cannot run '%s': %s", argv[0], strerror(child_errno));
+		return -child_errno;
+	}
+	return 0;
+}
+
+static int exit_status(int status)
+{
+	return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+}
+
+const char *workload_wait(struct workload *w, double deadline)
+{
+	for (;;) {
+		double left = deadline - monotonic_s();
+		struct timespec ts;
+		siginfo_t info;
+		int sig, status;
+
+		if (left <= 0)
+			return NULL;
+		left = isinf(left) ? 3600 : left;
+		ts.tv_sec = (time_t)left;
+		ts.tv_nsec = (long)((left - (double)ts.tv_sec) * 1e9);
+		sig = sigtimedwait(&w->signals, &info, &ts);
+		if (sig == SIGINT || sig == SIGTERM)
+			return sig == SIGINT ? "SIGINT" : "SIGTERM";
+		if (sig == SIGCHLD && w->pid > 0 && waitpid(w->pid, &status, WNOHANG) == w->pid) {
+			w->exit_status = exit_status(status);
+			w->pid = 0;
+			return "command exited";
+		}
+	}
+}
+
+void workload_stop(struct workload *w)
+{
+	int status;
+
+	if (w->pid <= 0)
+		return;
+	kill(w->pid, SIGTERM);
+	if (waitpid(w->pid, &status, 0) == w->pid)
+		w->exit_status = exit_status(status);
+	w->pid = 0;
+}

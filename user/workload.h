@@ -1,0 +1,40 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The command pftrace runs while it traces or samples (`-- COMMAND`), and
+ * the signals that end a run. SIGINT, SIGTERM and SIGCHLD are blocked and
+ * taken synchronously with sigtimedwait(): a Ctrl-C at any point ends in
+ * the same orderly stop, and none can slip between a check and a sleep.
+ * Used by the trace session and by `pftrace sites`.
+ */
+#ifndef PFT_WORKLOAD_H
+#define PFT_WORKLOAD_H
+
+#include <signal.h>
+#include <stddef.h>
+#include <sys/types.h>
+
+struct workload {
+	sigset_t signals, orig_mask;
+	pid_t pid;                /* 0: none running */
+	int exit_status;          /* its status, or 128 + signal */
+};
+
+/* Block the run's signals; the original mask is kept for the command. */
+void workload_init(struct workload *w);
+/*
+ * Run ARGV with the original signal mask. An exec failure comes back
+ * through a close-on-exec pipe: -errno and "cannot run 'X': reason".
+ */
+int workload_start(struct workload *w, char **argv, char *err, size_t errlen);
+/*
+ * Wait until DEADLINE (monotonic seconds, INFINITY for none), a signal,
+ * or the command's end. Returns why the run ends ("SIGINT", "SIGTERM",
+ * "command exited"), or NULL at the deadline.
+ */
+const char *workload_wait(struct workload *w, double deadline);
+/* SIGTERM to a command still running, and reap it. */
+void workload_stop(struct workload *w);
+/* Monotonic seconds. */
+double monotonic_s(void);
+
+#endif
