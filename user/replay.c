@@ -108,12 +108,14 @@ static int dist_from_run(struct replay_dist *d, const char *path, const char *fu
 	if (i == rf.rep.ntargets) {
 		runfile_free(&rf);
 		json_object_put(*doc);
+		*doc = NULL;
 		return bad("%s: no target %s in it", path, func ? func : "at all");
 	}
 	t = &rf.rep.targets[i];
 	if (!rf.has_histograms[i] || !t->sum.completed) {
 		runfile_free(&rf);
 		json_object_put(*doc);
+		*doc = NULL;
 		return bad("%s: %s has no walks to replay%s", path, t->traced,
 			   t->sum.self_check_ok ? "" : " (its self-check failed)");
 	}
@@ -130,6 +132,7 @@ static int dist_from_run(struct replay_dist *d, const char *path, const char *fu
 		text_safe(t->recipe ? t->recipe : "(none)", safe, sizeof(safe));
 		runfile_free(&rf);
 		json_object_put(*doc);
+		*doc = NULL;
 		return bad("%s: %s's recipe '%s' is not one this pftrace knows: its node size is "
 			   "unknown", path, t->traced, safe);
 	}
@@ -460,7 +463,28 @@ static struct json_object *est_json(struct estimate e)
 	return o;
 }
 
-int cmd_replay(int argc, char **argv)
+struct replay_opts {
+	const char *run;          /* RUN.json, or NULL */
+	const char *spec;         /* --synthetic SPEC, or NULL */
+	const char *target;       /* -t FUNC */
+	const char *out;          /* -o */
+	int reps;
+	bool cold;
+	enum out_format format;
+};
+
+/* The table replayed, and what timing each prefetch option on it gave. */
+struct replay_bench {
+	struct replay_table t;
+	double llc;                          /* last-level cache, bytes */
+	double req_mean, req_hits;           /* what the distribution asks */
+	__u64 walked[PFT_HIST_SLOTS], hits;  /* what the table holds, counted */
+	bool tsc;                            /* times in TSC ticks, else ns */
+	double *samples[NOPTS], *ratios[NOPTS];
+	struct estimate e[NOPTS], ratio[NOPTS];
+};
+
+static int parse_replay_opts(int argc, char **argv, struct replay_opts *o)
 {
 	static const struct option longopts[] = {
 		{ "target", required_argument, NULL, 't' },
@@ -471,41 +495,32 @@ int cmd_replay(int argc, char **argv)
 		{ "format", required_argument, NULL, 'F' },
 		{ NULL, 0, NULL, 0 },
 	};
-	const char *target = NULL, *spec = NULL, *out = NULL, *run = NULL;
-	int c, reps = 21, r, o, cpu, rc;
-	bool cold = false, tsc;
-	enum out_format format = FORMAT_TEXT;
-	struct replay_dist d;
-	struct replay_template *tpl;
-	struct replay_table t;
-	double *samples[NOPTS], *ratios[NOPTS], req_hits, req_mean, llc;
-	__u64 walked[PFT_HIST_SLOTS] = { 0 }, hits;
-	size_t m, nseq;
-	char err[PFT_ERRLEN], *end;
-	struct json_object *rj, *opts, *doc = NULL;
-	struct estimate e[NOPTS], ratio[NOPTS];
-	cpu_set_t set;
+	char *end;
 	long l;
+	int c;
 
+	memset(o, 0, sizeof(*o));
+	o->reps = 21;
+	o->format = FORMAT_TEXT;
 	optind = 1;
 	opterr = 0;
 	while ((c = getopt_long(argc, argv, ":t:r:o:", longopts, NULL)) != -1) {
 		switch (c) {
-		case 't': target = optarg; break;
-		case 'S': spec = optarg; break;
-		case 'c': cold = true; break;
-		case 'o': out = optarg; break;
+		case 't': o->target = optarg; break;
+		case 'S': o->spec = optarg; break;
+		case 'c': o->cold = true; break;
+		case 'o': o->out = optarg; break;
 		case 'r':
 			l = strtol(optarg, &end, 10);
 			if (end == optarg || *end || l < 5 || l > 255)
 				return bad("-r wants a number of repetitions from 5 to 255, not '%s'", optarg);
-			reps = (int)l;
+			o->reps = (int)l;
 			break;
 		case 'F':
 			if (!strcmp(optarg, "text"))
-				format = FORMAT_TEXT;
+				o->format = FORMAT_TEXT;
 			else if (!strcmp(optarg, "json"))
-				format = FORMAT_JSON;
+				o->format = FORMAT_JSON;
 			else
 				return bad("--format wants text or json, not '%s'", optarg);
 			break;
@@ -516,174 +531,238 @@ int cmd_replay(int argc, char **argv)
 		}
 	}
 	if (optind < argc)
-		run = argv[optind++];
-	if (optind < argc || !!run == !!spec)
+		o->run = argv[optind++];
+	if (optind < argc || !!o->run == !!o->spec)
 		return bad("give one run file or --synthetic SPEC: pftrace replay RUN.json [-t FUNC] | "
 			   "pftrace replay --synthetic chain=1");
-	if (spec && target)
+	if (o->spec && o->target)
 		return bad("-t picks a target of a run file; --synthetic has none");
-	if (out && check_output_path(out, err, sizeof(err)))
-		return bad("%s", err);
-	rc = run ? dist_from_run(&d, run, target, &doc) : dist_from_spec(&d, spec);
-	if (rc)
-		return rc;
+	return 0;
+}
 
-	/*
-	 * Warm: 4096 buckets, the whole table in cache after the warm-up.
-	 * Cold: nodes spread over four times the last-level cache.
-	 */
-	llc = (double)sysconf(_SC_LEVEL3_CACHE_SIZE);
-	if (llc <= 0)
-		llc = 32 << 20;
-	req_mean = dist_mean(&d, &req_hits);
-	m = 4096;
-	if (cold) {
+/*
+ * Warm: 4096 buckets, the whole table in cache after the warm-up.
+ * Cold: nodes spread over four times the last-level cache.
+ */
+static int build_bench(const struct replay_opts *o, const struct replay_dist *d,
+		       struct replay_bench *b)
+{
+	struct replay_template *tpl;
+	size_t m = 4096, nseq;
+
+	b->llc = (double)sysconf(_SC_LEVEL3_CACHE_SIZE);
+	if (b->llc <= 0)
+		b->llc = 32 << 20;
+	b->req_mean = dist_mean(d, &b->req_hits);
+	if (o->cold) {
 		/* capped: a VM may report a host's huge LLC */
-		double bytes = fmin(4 * llc, (double)(REPLAY_COLD_MAX_MB << 20));
+		double bytes = fmin(4 * b->llc, (double)(REPLAY_COLD_MAX_MB << 20));
 
-		m = (size_t)(bytes / ((req_mean > 1 ? req_mean : 1) * d.node_bytes)) + 1;
+		m = (size_t)(bytes / ((b->req_mean > 1 ? b->req_mean : 1) * d->node_bytes)) + 1;
 	}
 	/* every template equally often: a whole number of rounds */
 	nseq = (100000 + m - 1) / m * m;
 	tpl = calloc(m, sizeof(*tpl));
-	if (!tpl) {
-		json_object_put(doc);
+	if (!tpl)
 		return bad("out of memory");
-	}
-	m = make_templates(&d, tpl, m);
-	if (build_table(&t, tpl, m, d.node_bytes, nseq)) {
+	m = make_templates(d, tpl, m);
+	if (build_table(&b->t, tpl, m, d->node_bytes, nseq)) {
 		free(tpl);
-		free_table(&t);
-		json_object_put(doc);
-		return bad("cannot allocate %zu nodes of %d bytes", t.nnodes, d.node_bytes);
+		return bad("cannot allocate %zu nodes of %d bytes", b->t.nnodes, d->node_bytes);
 	}
-	t.nseq = nseq;
+	b->t.nseq = nseq;
 	free(tpl);
-	count_walks(&t, walked, &hits);
+	count_walks(&b->t, b->walked, &b->hits);
+	return 0;
+}
+
+/* REPS passes of each option, on one CPU, in a rotating order. */
+static int time_options(struct replay_bench *b, int reps)
+{
+	const struct replay_table *t = &b->t;
+	cpu_set_t set;
+	int o, r, cpu;
 
 	/* one CPU, the one we are on: migrations would time the scheduler */
 	cpu = sched_getcpu();
 	CPU_ZERO(&set);
 	CPU_SET(cpu < 0 ? 0 : cpu, &set);
 	sched_setaffinity(0, sizeof(set), &set);
-	tsc = tsc_usable();
+	b->tsc = tsc_usable();
 	for (o = 0; o < NOPTS; o++) {
-		samples[o] = calloc((size_t)reps, sizeof(double));
-		ratios[o] = calloc((size_t)reps, sizeof(double));
-		opt_fn[o](t.buckets, t.seq, t.nseq);            /* warm-up */
+		b->samples[o] = calloc((size_t)reps, sizeof(double));
+		b->ratios[o] = calloc((size_t)reps, sizeof(double));
+		if (!b->samples[o] || !b->ratios[o])
+			return bad("out of memory");
+		opt_fn[o](t->buckets, t->seq, t->nseq);            /* warm-up */
 	}
 	for (r = 0; r < reps; r++) {
 		/* a rotating order: no option always runs first after another */
 		for (o = 0; o < NOPTS; o++) {
 			int which = (o + r) % NOPTS;
-			double t0 = now_ticks(tsc);
-			unsigned long found = opt_fn[which](t.buckets, t.seq, t.nseq);
+			double t0 = now_ticks(b->tsc);
+			unsigned long found = opt_fn[which](t->buckets, t->seq, t->nseq);
 
-			samples[which][r] = (now_ticks(tsc) - t0) / (double)t.nseq;
-			if (found != hits) {
-				free_table(&t);
-				json_object_put(doc);
+			b->samples[which][r] = (now_ticks(b->tsc) - t0) / (double)t->nseq;
+			if (found != b->hits)
 				return bad("internal error: the %s walk found %lu of %llu", opt_key[which],
-					   found, (unsigned long long)hits);
-			}
+					   found, (unsigned long long)b->hits);
 		}
 		for (o = 0; o < NOPTS; o++)
-			ratios[o][r] = samples[o][r] / samples[OPT_NONE][r];
+			b->ratios[o][r] = b->samples[o][r] / b->samples[OPT_NONE][r];
 	}
 	for (o = 0; o < NOPTS; o++) {
-		e[o] = estimate(samples[o], reps);
-		ratio[o] = estimate(ratios[o], reps);
+		b->e[o] = estimate(b->samples[o], reps);
+		b->ratio[o] = estimate(b->ratios[o], reps);
 	}
+	return 0;
+}
 
-	rj = json_object_new_object();
-	json_object_object_add(rj, "source", json_object_new_string(d.source));
-	json_object_object_add(rj, "traced", json_object_new_string(d.traced));
-	json_object_object_add(rj, "mode", json_object_new_string(cold ? "cold" : "warm"));
-	json_object_object_add(rj, "unit", json_object_new_string(tsc ? "tsc" : "ns"));
-	json_object_object_add(rj, "buckets", json_object_new_uint64(t.nbuckets));
-	json_object_object_add(rj, "nodes", json_object_new_uint64(t.nnodes));
-	json_object_object_add(rj, "node_bytes", json_object_new_int(d.node_bytes));
-	json_object_object_add(rj, "lookups_per_pass", json_object_new_uint64(t.nseq));
-	json_object_object_add(rj, "reps", json_object_new_int(reps));
-	{
-		struct json_object *req = json_object_new_object(), *got = json_object_new_object();
-		double got_nodes = 0;
-		int i;
+static double counted_mean(const struct replay_bench *b)
+{
+	double nodes = 0;
+	int i;
 
-		for (i = 0; i < PFT_HIST_SLOTS; i++)
-			got_nodes += (double)i * (double)walked[i];
-		json_object_object_add(req, "mean_nodes", json_object_new_double(req_mean));
-		json_object_object_add(req, "hit_ratio", json_object_new_double(req_hits));
-		json_object_object_add(got, "mean_nodes", json_object_new_double(got_nodes / (double)t.nseq));
-		json_object_object_add(got, "hit_ratio", json_object_new_double((double)hits / (double)t.nseq));
-		json_object_object_add(got, "chain_walked", hist_json(walked, PFT_HIST_SLOTS));
-		json_object_object_add(rj, "requested", req);
-		json_object_object_add(rj, "counted", got);
-	}
-	opts = json_object_new_object();
-	for (o = 0; o < NOPTS; o++) {
-		struct json_object *oj = est_json(e[o]), *sj = json_object_new_array();
+	for (i = 0; i < PFT_HIST_SLOTS; i++)
+		nodes += (double)i * (double)b->walked[i];
+	return nodes / (double)b->t.nseq;
+}
 
-		for (r = 0; r < reps; r++)
-			json_object_array_add(sj, json_object_new_double(samples[o][r]));
+/* The "replay" section of a run file, and replay's --format json. */
+static struct json_object *replay_json(const struct replay_opts *o, const struct replay_dist *d,
+				       const struct replay_bench *b)
+{
+	struct json_object *rj = json_object_new_object(), *opts = json_object_new_object();
+	struct json_object *req = json_object_new_object(), *got = json_object_new_object();
+	int i, r;
+
+	json_object_object_add(rj, "source", json_object_new_string(d->source));
+	json_object_object_add(rj, "traced", json_object_new_string(d->traced));
+	json_object_object_add(rj, "mode", json_object_new_string(o->cold ? "cold" : "warm"));
+	json_object_object_add(rj, "unit", json_object_new_string(b->tsc ? "tsc" : "ns"));
+	json_object_object_add(rj, "buckets", json_object_new_uint64(b->t.nbuckets));
+	json_object_object_add(rj, "nodes", json_object_new_uint64(b->t.nnodes));
+	json_object_object_add(rj, "node_bytes", json_object_new_int(d->node_bytes));
+	json_object_object_add(rj, "lookups_per_pass", json_object_new_uint64(b->t.nseq));
+	json_object_object_add(rj, "reps", json_object_new_int(o->reps));
+	json_object_object_add(req, "mean_nodes", json_object_new_double(b->req_mean));
+	json_object_object_add(req, "hit_ratio", json_object_new_double(b->req_hits));
+	json_object_object_add(got, "mean_nodes", json_object_new_double(counted_mean(b)));
+	json_object_object_add(got, "hit_ratio",
+			       json_object_new_double((double)b->hits / (double)b->t.nseq));
+	json_object_object_add(got, "chain_walked", hist_json(b->walked, PFT_HIST_SLOTS));
+	json_object_object_add(rj, "requested", req);
+	json_object_object_add(rj, "counted", got);
+	for (i = 0; i < NOPTS; i++) {
+		struct json_object *oj = est_json(b->e[i]), *sj = json_object_new_array();
+
+		for (r = 0; r < o->reps; r++)
+			json_object_array_add(sj, json_object_new_double(b->samples[i][r]));
 		json_object_object_add(oj, "samples", sj);
-		if (o != OPT_NONE)
-			json_object_object_add(oj, "ratio_to_none", est_json(ratio[o]));
-		json_object_object_add(opts, opt_key[o], oj);
+		if (i != OPT_NONE)
+			json_object_object_add(oj, "ratio_to_none", est_json(b->ratio[i]));
+		json_object_object_add(opts, opt_key[i], oj);
 	}
 	json_object_object_add(rj, "per_lookup", opts);
+	return rj;
+}
 
-	if (out && output_is_stdout(out)) {
-		/* -o -: stdout carries the run file, and only that */
-	} else if (format == FORMAT_JSON) {
-		json_print(rj, stdout);
-	} else {
-		printf("pftrace replay: %s\n", d.source);
-		printf("  %s table: %zu buckets, %zu nodes of %d bytes (%.1f MB; last-level cache %.0f MB%s)\n",
-		       cold ? "cold" : "warm", t.nbuckets, t.nnodes, d.node_bytes,
-		       (double)t.nnodes * d.node_bytes / 1048576, llc / 1048576,
-		       cold && 4 * llc > (double)(REPLAY_COLD_MAX_MB << 20) ? ", cold tables capped at 256 MB" : "");
-		printf("  replayed: %zu lookups a pass, %.3f nodes walked each (asked %.3f), %.2f%% hits (asked %.2f%%)\n",
-		       t.nseq, json_object_get_double(json_object_object_get(json_object_object_get(rj, "counted"), "mean_nodes")),
-		       req_mean, 100.0 * (double)hits / (double)t.nseq, 100 * req_hits);
-		printf("  %s per lookup, median of %d passes [95%% interval]:\n",
-		       tsc ? "TSC ticks" : "nanoseconds", reps);
-		for (o = 0; o < NOPTS; o++) {
-			printf("    %-34s %8.2f [%.2f, %.2f]", opt_text[o], e[o].median, e[o].lo, e[o].hi);
-			if (o != OPT_NONE)
-				printf("   %.3fx [%.3f, %.3f] of no prefetch%s", ratio[o].median, ratio[o].lo,
-				       ratio[o].hi, ratio[o].lo <= 1 && ratio[o].hi >= 1 ? ", within noise" : "");
-			printf("\n");
-		}
+static void print_replay_text(const struct replay_opts *o, const struct replay_dist *d,
+			      const struct replay_bench *b)
+{
+	const struct replay_table *t = &b->t;
+	int i;
+
+	printf("pftrace replay: %s\n", d->source);
+	printf("  %s table: %zu buckets, %zu nodes of %d bytes (%.1f MB; last-level cache %.0f MB%s)\n",
+	       o->cold ? "cold" : "warm", t->nbuckets, t->nnodes, d->node_bytes,
+	       (double)t->nnodes * d->node_bytes / 1048576, b->llc / 1048576,
+	       o->cold && 4 * b->llc > (double)(REPLAY_COLD_MAX_MB << 20) ?
+	       ", cold tables capped at 256 MB" : "");
+	printf("  replayed: %zu lookups a pass, %.3f nodes walked each (asked %.3f), %.2f%% hits "
+	       "(asked %.2f%%)\n", t->nseq, counted_mean(b), b->req_mean,
+	       100.0 * (double)b->hits / (double)t->nseq, 100 * b->req_hits);
+	printf("  %s per lookup, median of %d passes [95%% interval]:\n",
+	       b->tsc ? "TSC ticks" : "nanoseconds", o->reps);
+	for (i = 0; i < NOPTS; i++) {
+		printf("    %-34s %8.2f [%.2f, %.2f]", opt_text[i], b->e[i].median, b->e[i].lo,
+		       b->e[i].hi);
+		if (i != OPT_NONE)
+			printf("   %.3fx [%.3f, %.3f] of no prefetch%s", b->ratio[i].median,
+			       b->ratio[i].lo, b->ratio[i].hi,
+			       b->ratio[i].lo <= 1 && b->ratio[i].hi >= 1 ? ", within noise" : "");
+		printf("\n");
 	}
-	rc = 0;
-	if (out) {
-		/*
-		 * The run file's JSON kept whole, "replay" added: -o may name
-		 * the run file itself, by any spelling, or a new file, and
-		 * either way report reads what it gets. A synthetic replay
-		 * traced nothing: its file has no target.
-		 */
-		if (!doc) {
-			doc = json_object_new_object();
-			json_object_object_add(doc, "tool", json_object_new_string("pftrace"));
-			json_object_object_add(doc, "version", json_object_new_string(PFTRACE_VERSION));
-			json_object_object_add(doc, "schema", json_object_new_int(PFT_SCHEMA_VERSION));
-			json_object_object_add(doc, "command", json_object_new_string("pftrace replay"));
-			json_object_object_add(doc, "targets", json_object_new_array());
-		}
-		json_object_object_add(doc, "replay", json_object_get(rj));
-		if (json_write_file(doc, out, err, sizeof(err))) {
-			fprintf(stderr, "pftrace: %s\n", err);
-			rc = 1;
-		}
+}
+
+/*
+ * -o: the run file's JSON kept whole, "replay" added. -o may name the
+ * run file itself, by any spelling, or a new file, and either way report
+ * reads what it gets. A synthetic replay traced nothing: its file has
+ * the run file's header and no target.
+ */
+static int write_replay_file(const char *out, struct json_object *doc, struct json_object *rj)
+{
+	char err[PFT_ERRLEN];
+	int rc = 0;
+
+	if (!doc)
+		doc = runfile_new_document("pftrace replay");
+	else
+		json_object_get(doc);
+	json_object_object_add(doc, "replay", json_object_get(rj));
+	if (json_write_file(doc, out, err, sizeof(err))) {
+		fprintf(stderr, "pftrace: %s\n", err);
+		rc = 1;
+	}
+	json_object_put(doc);
+	return rc;
+}
+
+static void free_bench(struct replay_bench *b)
+{
+	int o;
+
+	for (o = 0; o < NOPTS; o++) {
+		free(b->samples[o]);
+		free(b->ratios[o]);
+	}
+	free_table(&b->t);
+}
+
+/* Read or make the chains, build the table, time each option, report. */
+int cmd_replay(int argc, char **argv)
+{
+	struct replay_opts o;
+	struct replay_dist d;
+	struct replay_bench b = { 0 };
+	struct json_object *doc = NULL, *rj = NULL;
+	char err[PFT_ERRLEN];
+	int rc;
+
+	rc = parse_replay_opts(argc, argv, &o);
+	if (rc)
+		return rc;
+	if (o.out && check_output_path(o.out, err, sizeof(err)))
+		return bad("%s", err);
+	rc = o.run ? dist_from_run(&d, o.run, o.target, &doc) : dist_from_spec(&d, o.spec);
+	if (!rc)
+		rc = build_bench(&o, &d, &b);
+	if (!rc)
+		rc = time_options(&b, o.reps);
+	if (!rc) {
+		rj = replay_json(&o, &d, &b);
+		if (o.out && output_is_stdout(o.out))
+			;   /* -o -: stdout carries the run file, and only that */
+		else if (o.format == FORMAT_JSON)
+			json_print(rj, stdout);
+		else
+			print_replay_text(&o, &d, &b);
+		if (o.out)
+			rc = write_replay_file(o.out, doc, rj);
 	}
 	json_object_put(doc);
 	json_object_put(rj);
-	for (o = 0; o < NOPTS; o++) {
-		free(samples[o]);
-		free(ratios[o]);
-	}
-	free_table(&t);
+	free_bench(&b);
 	return rc;
 }

@@ -89,6 +89,10 @@ bool report_self_check_ok(const struct run_report *r);
 void render_target_text(FILE *f, const struct target_report *t, double duration_s);
 void render_text(FILE *f, const struct run_report *r);
 struct json_object *render_json(const struct run_report *r);
+/* A run file's first keys (tool, version, schema, command): its one writer's. */
+void runfile_add_header(struct json_object *root, const char *command);
+/* A run file that traced nothing yet: the header and no target (replay --synthetic). */
+struct json_object *runfile_new_document(const char *command);
 /* one target's counts over DURATION_S, as in the run file's "targets" */
 struct json_object *render_target_json(const struct target_report *t, double duration_s);
 void render_openmetrics(FILE *f, const struct run_report *r);

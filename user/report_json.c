@@ -110,6 +110,23 @@ struct json_object *render_target_json(const struct target_report *t, double dur
 	return target_json(t, duration_s, NULL);
 }
 
+void runfile_add_header(struct json_object *root, const char *command)
+{
+	add(root, "tool", json_object_new_string("pftrace"));
+	add(root, "version", json_object_new_string(PFTRACE_VERSION));
+	add(root, "schema", json_object_new_int(PFT_SCHEMA_VERSION));
+	add(root, "command", json_object_new_string(command));
+}
+
+struct json_object *runfile_new_document(const char *command)
+{
+	struct json_object *root = json_object_new_object();
+
+	runfile_add_header(root, command);
+	add(root, "targets", json_object_new_array());
+	return root;
+}
+
 struct json_object *render_json(const struct run_report *r)
 {
 	struct json_object *root = json_object_new_object();
@@ -129,10 +146,7 @@ struct json_object *render_json(const struct run_report *r)
 		add(root, "error", json_object_new_string(msg));
 		break;
 	}
-	add(root, "tool", json_object_new_string("pftrace"));
-	add(root, "version", json_object_new_string(PFTRACE_VERSION));
-	add(root, "schema", json_object_new_int(PFT_SCHEMA_VERSION));
-	add(root, "command", json_object_new_string(r->command));
+	runfile_add_header(root, r->command);
 	kernel = json_object_new_object();
 	add(kernel, "release", json_object_new_string(r->kernel_release));
 	add(kernel, "btf", json_object_new_string(r->btf_path));
