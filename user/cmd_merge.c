@@ -87,56 +87,74 @@ int merge_runs(const struct run_report *const *runs, int n, const char *const *n
 	return 0;
 }
 
-int cmd_merge(int argc, char **argv)
+#define merge_bad(...) pft_refuse("merge", __VA_ARGS__)
+
+/* -o and --format; the run files start at argv[optind]. 0, or 2 after a refusal. */
+static int parse_merge_opts(int argc, char **argv, const char **out, enum out_format *format)
 {
 	static const struct option longopts[] = {
 		{ "output", required_argument, NULL, 'o' },
 		{ "format", required_argument, NULL, 'F' },
 		{ NULL, 0, NULL, 0 },
 	};
-	struct run_file *files;
-	const struct run_report **runs;
-	struct run_report merged;
-	const char *out = NULL;
-	enum out_format format = FORMAT_JSON;
-	char err[PFT_ERRLEN], cmd[4096];
-	int c, i, n, rc = 2;
-	size_t used;
+	char err[PFT_ERRLEN];
+	int c;
 
+	*out = NULL;
+	*format = FORMAT_JSON;
 	optind = 1;
 	opterr = 0;
 	while ((c = getopt_long(argc, argv, ":o:", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'o':
-			out = optarg;
+			*out = optarg;
 			break;
 		case 'F':
 			if (!strcmp(optarg, "json"))
-				format = FORMAT_JSON;
+				*format = FORMAT_JSON;
 			else if (!strcmp(optarg, "openmetrics"))
-				format = FORMAT_OPENMETRICS;
-			else {
-				fprintf(stderr, "pftrace: merge: --format wants json or openmetrics, not '%s'\n", optarg);
-				return 2;
-			}
+				*format = FORMAT_OPENMETRICS;
+			else
+				return merge_bad("--format wants json or openmetrics, not '%s'", optarg);
 			break;
 		case ':':
-			fprintf(stderr, "pftrace: merge: option '%s' needs a value\n", pft_optname(argv));
-			return 2;
+			return merge_bad("option '%s' needs a value", pft_optname(argv));
 		default:
-			fprintf(stderr, "pftrace: merge: unknown option '%s'\n", pft_optname(argv));
-			return 2;
+			return merge_bad("unknown option '%s'", pft_optname(argv));
 		}
 	}
+	if (argc - optind < 2)
+		return pft_refuse(NULL, "merge wants two run files or more: pftrace merge A.json "
+				  "B.json ... [-o FILE]");
+	if (*out && check_output_path(*out, err, sizeof(err)))
+		return pft_refuse(NULL, "%s", err);
+	return 0;
+}
+
+/* "pftrace merge A.json B.json ...", cut to fit */
+static void merge_command(char *cmd, size_t len, char **files, int n)
+{
+	size_t used = (size_t)snprintf(cmd, len, "pftrace merge");
+	int i;
+
+	for (i = 0; i < n && used < len; i++)
+		used += (size_t)snprintf(cmd + used, len - used, " %s", files[i]);
+}
+
+int cmd_merge(int argc, char **argv)
+{
+	struct run_file *files;
+	const struct run_report **runs;
+	struct run_report merged;
+	const char *out;
+	enum out_format format;
+	char err[PFT_ERRLEN], cmd[4096];
+	int i, n, rc;
+
+	rc = parse_merge_opts(argc, argv, &out, &format);
+	if (rc)
+		return rc;
 	n = argc - optind;
-	if (n < 2) {
-		fprintf(stderr, "pftrace: merge wants two run files or more: pftrace merge A.json B.json ... [-o FILE]\n");
-		return 2;
-	}
-	if (out && check_output_path(out, err, sizeof(err))) {
-		fprintf(stderr, "pftrace: %s\n", err);
-		return 2;
-	}
 	files = calloc((size_t)n, sizeof(*files));
 	runs = calloc((size_t)n, sizeof(*runs));
 	if (!files || !runs) {
@@ -145,6 +163,7 @@ int cmd_merge(int argc, char **argv)
 		free(runs);
 		return 1;
 	}
+	rc = 2;
 	for (i = 0; i < n; i++) {
 		if (runfile_read(argv[optind + i], &files[i], err, sizeof(err))) {
 			fprintf(stderr, "pftrace: %s\n", err);
@@ -156,9 +175,7 @@ int cmd_merge(int argc, char **argv)
 		fprintf(stderr, "pftrace: %s\n", err);
 		goto out;
 	}
-	used = (size_t)snprintf(cmd, sizeof(cmd), "pftrace merge");
-	for (i = 0; i < n && used < sizeof(cmd); i++)
-		used += (size_t)snprintf(cmd + used, sizeof(cmd) - used, " %s", argv[optind + i]);
+	merge_command(cmd, sizeof(cmd), &argv[optind], n);
 	merged.command = cmd;
 	rc = 0;
 	if (out) {
