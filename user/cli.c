@@ -7,7 +7,72 @@
 #include <string.h>
 
 #include "cli.h"
+#include "opts.h"
 #include "fileio.h"
+
+enum { OPT_FORMAT = 256, OPT_BTF, OPT_DRY_RUN, OPT_SAMPLE, OPT_MAX_OVERHEAD, OPT_NO_SAMPLES,
+       OPT_VMLINUX };
+
+/* The trace command's options: getopt's arrays and --help come from here. */
+static const struct opt_spec trace_opt_specs[] = {
+	{ "function", 'f', "FUNC", "function to trace (avc_has_perm_noaudit, avc_lookup, ...)" },
+	{ "duration", 'd', "SECONDS", "stop after SECONDS (default: Ctrl-C, or COMMAND's end)" },
+	{ "interval", 'i', "SECONDS", "print the counts of each interval (with --format json,\n"
+				       "one JSON line each)" },
+	{ "output", 'o', "FILE", "write the run to FILE: JSON, or OpenMetrics if FILE\n"
+				 "ends in .prom (node_exporter's textfile collector); - for stdout" },
+	{ "format", OPT_FORMAT, "FORMAT", "text, json or openmetrics on stdout (default text)" },
+	{ "sample", OPT_SAMPLE, "N", "walk one call in N per CPU (counts scaled)" },
+	{ "max-overhead", OPT_MAX_OVERHEAD, "PCT", "stop when pftrace's BPF programs use more than\n"
+						    "PCT% of one CPU (measured each second)" },
+	{ "btf", OPT_BTF, "FILE", "kernel BTF to use instead of /sys/kernel/btf/vmlinux" },
+	{ "dry-run", OPT_DRY_RUN, NULL, "print the attach plan and exit" },
+	{ "event", 'e', "EVENT", "sample EVENT beside the walks (default cycles; cpu-clock\n"
+				 "where there is no PMU; perf names or libpfm4's)" },
+	{ "freq", 'F', "HZ", "samples per second and CPU (default 999)" },
+	{ "no-samples", OPT_NO_SAMPLES, NULL, "walks only" },
+	{ "vmlinux", OPT_VMLINUX, "FILE", "kernel text for the annotation where there is no\n"
+					  "/proc/kcore (else it is read through BPF)" },
+	{ "knob", 'C', "KEY=VALUE", "a rare knob (below)" },
+	{ "verbose", 'v', NULL, "explain the plan, show libbpf's messages" },
+	{ "help", 'h', NULL, "this text" },
+	{ "version", 'V', NULL, "print the version" },
+	{ 0 },
+};
+
+/* Every knob pftrace understands, the values it takes, and what it does. */
+static const struct {
+	const char *key;
+	const char *const values[4];
+	const char *help;   /* NULL: debug only, not in --help */
+} known_knobs[] = {
+	{ "attach", { "fexit", "kprobe" }, "force the attach method" },
+	/* Forces the AVC bucket function: exists to prove the self-check. */
+	{ "avc.hash", { "xor", "murmur3" }, NULL },
+	/* Programs return at once: the benchmark's floor (attach cost only). */
+	{ "walk", { "on", "off" }, NULL },
+};
+
+#define NKNOBS (sizeof(known_knobs) / sizeof(known_knobs[0]))
+
+static void print_knobs(FILE *f)
+{
+	size_t i, j;
+
+	fprintf(f, "\nKnobs (-C KEY=VALUE):\n");
+	for (i = 0; i < NKNOBS; i++) {
+		char kv[64];
+		size_t used;
+
+		if (!known_knobs[i].help)
+			continue;
+		used = (size_t)snprintf(kv, sizeof(kv), "%s=", known_knobs[i].key);
+		for (j = 0; j < 4 && known_knobs[i].values[j] && used < sizeof(kv); j++)
+			used += (size_t)snprintf(kv + used, sizeof(kv) - used, "%s%s", j ? "|" : "",
+						 known_knobs[i].values[j]);
+		fprintf(f, "  %-26s %s\n", kv, known_knobs[i].help);
+	}
+}
 
 void print_usage(FILE *f)
 {
@@ -25,29 +90,11 @@ void print_usage(FILE *f)
 "Measures hash-chain walks of a kernel lookup function while it runs:\n"
 "nodes walked, hit or miss, hit position, next==NULL at the hit, and\n"
 "what the pre-3.0 hlist prefetch would have done with those walks.\n"
-"\n"
-"  -f, --function FUNC     function to trace (avc_has_perm_noaudit, avc_lookup, ...)\n"
-"  -d, --duration SECONDS  stop after SECONDS (default: Ctrl-C, or COMMAND's end)\n"
-"  -i, --interval SECONDS  print the counts of each interval\n"
-"  -o, --output FILE       write the run to FILE: JSON, or OpenMetrics if FILE\n"
-"                          ends in .prom (for node_exporter's textfile collector)\n"
-"      --format text|json|openmetrics  what to print on stdout (default text)\n"
-"      --sample N          walk one call in N per CPU (counts scaled)\n"
-"      --max-overhead PCT  stop when pftrace's BPF programs use more than PCT%%\n"
-"                          of one CPU (measured each second)\n"
-"      --btf FILE          kernel BTF to use instead of /sys/kernel/btf/vmlinux\n"
-"      --dry-run           print the attach plan and exit\n"
-"  -e, --event EVENT       sample EVENT beside the walks (default cycles; cpu-clock\n"
-"                          where there is no PMU; perf names or libpfm4's)\n"
-"  -F, --freq HZ           samples per second and CPU (default 999)\n"
-"      --no-samples        walks only\n"
-"      --vmlinux FILE      kernel text for the annotation where there is no\n"
-"                          /proc/kcore (else it is read through BPF)\n"
-"  -C  KEY=VALUE           rare knobs: attach=fexit|kprobe\n"
-"  -v, --verbose           explain the plan, show libbpf's messages\n"
-"  -h, --help              this text\n"
-"  -V, --version           print the version\n"
-"\n"
+"(pftrace COMMAND --help: the options of one command.)\n"
+"\n");
+	opts_print_help(f, trace_opt_specs);
+	print_knobs(f);
+	fprintf(f, "\n"
 "Exit status: 0 done, 1 runtime failure, 2 bad input or environment,\n"
 "3 the self-check found pftrace's walk disagreeing with the kernel.\n");
 }
@@ -115,19 +162,6 @@ static int parse_format(const char *s, enum out_format *f)
 	return 0;
 }
 
-/* Every knob pftrace understands, and the values it takes. */
-static const struct {
-	const char *key;
-	const char *const values[4];
-	bool hidden;   /* debug only: not in --help */
-} known_knobs[] = {
-	{ "attach", { "fexit", "kprobe" }, false },
-	/* Forces the AVC bucket function: exists to prove the self-check. */
-	{ "avc.hash", { "xor", "murmur3" }, true },
-	/* Programs return at once: the benchmark's floor (attach cost only). */
-	{ "walk", { "on", "off" }, true },
-};
-
 static int parse_knob(struct trace_opts *o, char *kv)
 {
 	char *eq = strchr(kv, '=');
@@ -136,7 +170,7 @@ static int parse_knob(struct trace_opts *o, char *kv)
 	if (!eq || eq == kv || !eq[1])
 		return bad("-C wants KEY=VALUE, not '%s'", kv);
 	*eq = '\0';
-	for (i = 0; i < sizeof(known_knobs) / sizeof(known_knobs[0]); i++) {
+	for (i = 0; i < NKNOBS; i++) {
 		if (strcmp(known_knobs[i].key, kv))
 			continue;
 		for (j = 0; j < 4 && known_knobs[i].values[j]; j++)
@@ -151,7 +185,7 @@ static int parse_knob(struct trace_opts *o, char *kv)
 		o->nknobs++;
 		return 0;
 	}
-	return bad("-C: unknown knob '%s' (known: attach)", kv);
+	return bad("-C: unknown knob '%s' (pftrace --help lists them)", kv);
 }
 
 const char *knob_get(const struct trace_opts *o, const char *key)
@@ -163,9 +197,6 @@ const char *knob_get(const struct trace_opts *o, const char *key)
 			return o->knobs[i].value;
 	return NULL;
 }
-
-enum { OPT_FORMAT = 256, OPT_BTF, OPT_DRY_RUN, OPT_SAMPLE, OPT_MAX_OVERHEAD, OPT_NO_SAMPLES,
-       OPT_VMLINUX };
 
 static void record_cmdline(struct trace_opts *o, int argc, char **argv)
 {
@@ -180,25 +211,8 @@ static void record_cmdline(struct trace_opts *o, int argc, char **argv)
 
 int parse_trace_opts(int argc, char **argv, struct trace_opts *o)
 {
-	static const struct option longopts[] = {
-		{ "function", required_argument, NULL, 'f' },
-		{ "duration", required_argument, NULL, 'd' },
-		{ "interval", required_argument, NULL, 'i' },
-		{ "output", required_argument, NULL, 'o' },
-		{ "format", required_argument, NULL, OPT_FORMAT },
-		{ "btf", required_argument, NULL, OPT_BTF },
-		{ "dry-run", no_argument, NULL, OPT_DRY_RUN },
-		{ "sample", required_argument, NULL, OPT_SAMPLE },
-		{ "max-overhead", required_argument, NULL, OPT_MAX_OVERHEAD },
-		{ "event", required_argument, NULL, 'e' },
-		{ "freq", required_argument, NULL, 'F' },
-		{ "no-samples", no_argument, NULL, OPT_NO_SAMPLES },
-		{ "vmlinux", required_argument, NULL, OPT_VMLINUX },
-		{ "verbose", no_argument, NULL, 'v' },
-		{ "help", no_argument, NULL, 'h' },
-		{ "version", no_argument, NULL, 'V' },
-		{ NULL, 0, NULL, 0 },
-	};
+	struct option longopts[PFT_MAX_OPTS + 1];
+	char shortopts[2 * PFT_MAX_OPTS + 3];
 	char *end;
 	long n;
 	int c;
@@ -210,7 +224,8 @@ int parse_trace_opts(int argc, char **argv, struct trace_opts *o)
 	record_cmdline(o, argc, argv);
 	optind = 1;
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, "+:f:d:i:o:C:e:F:vhV", longopts, NULL)) != -1) {
+	opts_getopt(trace_opt_specs, longopts, shortopts);
+	while ((c = getopt_long(argc, argv, shortopts, longopts, NULL)) != -1) {
 		switch (c) {
 		case 'f':
 			if (o->nfunctions == PFT_MAX_TARGETS)
@@ -306,25 +321,34 @@ int parse_trace_opts(int argc, char **argv, struct trace_opts *o)
 	return 0;
 }
 
+static const struct opt_spec common_opt_specs[] = {
+	{ "format", OPT_FORMAT, "FORMAT", "text or json on stdout (default text)" },
+	{ "btf", OPT_BTF, "FILE", "kernel BTF to use instead of /sys/kernel/btf/vmlinux" },
+	{ "verbose", 'v', NULL, "show libbpf's messages" },
+	{ "help", 'h', NULL, "this text" },
+	{ 0 },
+};
+
 int parse_common_opts(int argc, char **argv, struct common_opts *o, const char *cmd)
 {
-	static const struct option longopts[] = {
-		{ "format", required_argument, NULL, OPT_FORMAT },
-		{ "btf", required_argument, NULL, OPT_BTF },
-		{ "verbose", no_argument, NULL, 'v' },
-		{ NULL, 0, NULL, 0 },
-	};
+	struct option longopts[PFT_MAX_OPTS + 1];
+	char shortopts[2 * PFT_MAX_OPTS + 3];
 	int c;
 
 	memset(o, 0, sizeof(*o));
 	optind = 1;
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":v", longopts, NULL)) != -1) {
+	opts_getopt(common_opt_specs, longopts, shortopts);
+	while ((c = getopt_long(argc, argv, shortopts, longopts, NULL)) != -1) {
 		switch (c) {
 		case OPT_FORMAT:
 			if (parse_format(optarg, &o->format))
 				return 2;
 			break;
+		case 'h':
+			printf("Usage: pftrace %s [options]\n\n", cmd);
+			opts_print_help(stdout, common_opt_specs);
+			return -1;
 		case OPT_BTF:
 			o->btf_path = optarg;
 			break;

@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "opts.h"
 #include "output.h"
 #include "runfile.h"
 #include "runtools.h"
@@ -89,14 +90,29 @@ int merge_runs(const struct run_report *const *runs, int n, const char *const *n
 
 #define merge_bad(...) pft_refuse("merge", __VA_ARGS__)
 
-/* -o and --format; the run files start at argv[optind]. 0, or 2 after a refusal. */
+enum { OPT_MERGE_FORMAT = 256 };
+
+static const struct opt_spec merge_opt_specs[] = {
+	{ "output", 'o', "FILE", "write the merged run to FILE (- for stdout)" },
+	{ "format", OPT_MERGE_FORMAT, "FORMAT", "json or openmetrics on stdout (default json)" },
+	{ "help", 'h', NULL, "this text" },
+	{ 0 },
+};
+
+static const struct cmd_spec merge_cmd = {
+	"merge", "merge RUN.json... [-o FILE] [--format json|openmetrics]",
+	"Adds the counts of runs of the same targets (a fleet, or repeated runs).",
+	merge_opt_specs,
+};
+
+/*
+ * -o and --format; the run files start at argv[optind]. 0, 2 after a
+ * refusal, or -1 when help was printed.
+ */
 static int parse_merge_opts(int argc, char **argv, const char **out, enum out_format *format)
 {
-	static const struct option longopts[] = {
-		{ "output", required_argument, NULL, 'o' },
-		{ "format", required_argument, NULL, 'F' },
-		{ NULL, 0, NULL, 0 },
-	};
+	struct option longopts[PFT_MAX_OPTS + 1];
+	char shortopts[2 * PFT_MAX_OPTS + 3];
 	char err[PFT_ERRLEN];
 	int c;
 
@@ -104,12 +120,18 @@ static int parse_merge_opts(int argc, char **argv, const char **out, enum out_fo
 	*format = FORMAT_JSON;
 	optind = 1;
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":o:", longopts, NULL)) != -1) {
+	opts_getopt(merge_opt_specs, longopts, shortopts);
+	/* no "+": run files and options in any order */
+	memmove(shortopts, shortopts + 1, strlen(shortopts));
+	while ((c = getopt_long(argc, argv, shortopts, longopts, NULL)) != -1) {
 		switch (c) {
+		case 'h':
+			cmd_print_help(stdout, &merge_cmd);
+			return -1;
 		case 'o':
 			*out = optarg;
 			break;
-		case 'F':
+		case OPT_MERGE_FORMAT:
 			if (!strcmp(optarg, "json"))
 				*format = FORMAT_JSON;
 			else if (!strcmp(optarg, "openmetrics"))
@@ -153,7 +175,7 @@ int cmd_merge(int argc, char **argv)
 
 	rc = parse_merge_opts(argc, argv, &out, &format);
 	if (rc)
-		return rc;
+		return rc < 0 ? 0 : rc;
 	n = argc - optind;
 	files = calloc((size_t)n, sizeof(*files));
 	runs = calloc((size_t)n, sizeof(*runs));

@@ -251,7 +251,7 @@ int cmd_features(int argc, char **argv)
 
 	rc = parse_common_opts(argc, argv, &o, "features");
 	if (rc)
-		return rc;
+		return rc < 0 ? 0 : rc;
 	setup_libbpf_logging(o.verbose);
 	/* features reports a missing BTF instead of refusing to run */
 	if (kernel_facts_load(&kf, o.btf_path, err, sizeof(err)) && o.btf_path) {

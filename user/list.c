@@ -47,7 +47,7 @@ int cmd_list(int argc, char **argv)
 
 	rc = parse_common_opts(argc, argv, &co, "list");
 	if (rc)
-		return rc;
+		return rc < 0 ? 0 : rc;
 	setup_libbpf_logging(co.verbose);
 	memset(&o, 0, sizeof(o));
 	o.common = co;

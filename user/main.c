@@ -3,7 +3,7 @@
  * pftrace: measure hash-chain walks in the running kernel.
  *
  *   pftrace -f FUNC ...      trace (user/session.c)
- *   pftrace features         what this kernel offers (user/features.c)
+ *   pftrace features         what this kernel offers (user/feature_probe.c)
  *   pftrace list             recipes and how each attaches (user/list.c)
  *   pftrace report|diff|merge   run files (user/cmd_*.c)
  */

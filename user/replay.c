@@ -27,6 +27,7 @@
 #include "cli.h"
 #include "hist.h"
 #include "kernel.h"
+#include "opts.h"
 #include "output.h"
 #include "replay.h"
 #include "targets.h"
@@ -484,17 +485,33 @@ struct replay_bench {
 	struct estimate e[NOPTS], ratio[NOPTS];
 };
 
+enum { OPT_SYNTHETIC = 256, OPT_COLD, OPT_REPLAY_FORMAT };
+
+static const struct opt_spec replay_opt_specs[] = {
+	{ "target", 't', "FUNC", "the run file's target to replay (default the first)" },
+	{ "synthetic", OPT_SYNTHETIC, "SPEC", "chains of SPEC instead of a run file: chain=N or mean=X,\n"
+				    "hits=F (share that hit), node=BYTES" },
+	{ "cold", OPT_COLD, NULL, "nodes spread over 4x the last-level cache (default warm)" },
+	{ "reps", 'r', "N", "passes of each option, 5 to 255 (default 21)" },
+	{ "output", 'o', "FILE", "the run file with a \"replay\" section added (- for stdout)" },
+	{ "format", OPT_REPLAY_FORMAT, "FORMAT", "text or json (default text)" },
+	{ "help", 'h', NULL, "this text" },
+	{ 0 },
+};
+
+static const struct cmd_spec replay_cmd = {
+	"replay", "replay RUN.json [-t FUNC] | --synthetic SPEC [--cold] [-r N] [-o FILE]",
+	"Replays the recorded chains (or synthetic ones) in user space and times the\n"
+	"walk three ways: no prefetch, prefetch(pos->next) at every node, and only\n"
+	"when next is not NULL.",
+	replay_opt_specs,
+};
+
+/* 0: parsed; 2: refused (one line); -1: help printed */
 static int parse_replay_opts(int argc, char **argv, struct replay_opts *o)
 {
-	static const struct option longopts[] = {
-		{ "target", required_argument, NULL, 't' },
-		{ "synthetic", required_argument, NULL, 'S' },
-		{ "cold", no_argument, NULL, 'c' },
-		{ "reps", required_argument, NULL, 'r' },
-		{ "output", required_argument, NULL, 'o' },
-		{ "format", required_argument, NULL, 'F' },
-		{ NULL, 0, NULL, 0 },
-	};
+	struct option longopts[PFT_MAX_OPTS + 1];
+	char shortopts[2 * PFT_MAX_OPTS + 3];
 	char *end;
 	long l;
 	int c;
@@ -504,11 +521,17 @@ static int parse_replay_opts(int argc, char **argv, struct replay_opts *o)
 	o->format = FORMAT_TEXT;
 	optind = 1;
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":t:r:o:", longopts, NULL)) != -1) {
+	opts_getopt(replay_opt_specs, longopts, shortopts);
+	/* no "+": a run file may come before the options */
+	memmove(shortopts, shortopts + 1, strlen(shortopts));
+	while ((c = getopt_long(argc, argv, shortopts, longopts, NULL)) != -1) {
 		switch (c) {
+		case 'h':
+			cmd_print_help(stdout, &replay_cmd);
+			return -1;
 		case 't': o->target = optarg; break;
-		case 'S': o->spec = optarg; break;
-		case 'c': o->cold = true; break;
+		case OPT_SYNTHETIC: o->spec = optarg; break;
+		case OPT_COLD: o->cold = true; break;
 		case 'o': o->out = optarg; break;
 		case 'r':
 			l = strtol(optarg, &end, 10);
@@ -516,7 +539,7 @@ static int parse_replay_opts(int argc, char **argv, struct replay_opts *o)
 				return bad("-r wants a number of repetitions from 5 to 255, not '%s'", optarg);
 			o->reps = (int)l;
 			break;
-		case 'F':
+		case OPT_REPLAY_FORMAT:
 			if (!strcmp(optarg, "text"))
 				o->format = FORMAT_TEXT;
 			else if (!strcmp(optarg, "json"))
@@ -742,7 +765,7 @@ int cmd_replay(int argc, char **argv)
 
 	rc = parse_replay_opts(argc, argv, &o);
 	if (rc)
-		return rc;
+		return rc < 0 ? 0 : rc;
 	if (o.out && check_output_path(o.out, err, sizeof(err)))
 		return bad("%s", err);
 	rc = o.run ? dist_from_run(&d, o.run, o.target, &doc) : dist_from_spec(&d, o.spec);

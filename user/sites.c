@@ -23,6 +23,7 @@
 #include "cli.h"
 #include "disasm.h"
 #include "ktext.h"
+#include "opts.h"
 #include "output.h"
 #include "sampling.h"
 #include "sites.h"
@@ -216,19 +217,31 @@ struct sites_result {
 	const char *text_source;
 };
 
+static const struct opt_spec sites_opt_specs[] = {
+	{ "function", 'f', "FUNC", "census of FUNC only (repeatable; default the whole core text)" },
+	{ "duration", 'd', "SECONDS", "sample the kernel for SECONDS and rank the sites by cost" },
+	{ "event", 'e', "EVENT", "what to sample (default cycles; cpu-clock without a PMU)" },
+	{ "freq", 'F', "HZ", "samples per second and CPU (default 999)" },
+	{ "text-from", OPT_TEXT_FROM, "SOURCE", "kcore or bpf: where to read kernel text" },
+	{ "vmlinux", OPT_VMLINUX, "FILE", "the running kernel's vmlinux, for text as linked" },
+	{ "format", OPT_FORMAT, "FORMAT", "text or json (default text)" },
+	{ "verbose", 'v', NULL, "show libbpf's messages" },
+	{ "help", 'h', NULL, "this text" },
+	{ 0 },
+};
+
+static const struct cmd_spec sites_cmd = {
+	"sites", "sites [-f FUNC]... [-d SECONDS] [-e EVENT] [-F HZ] [-- COMMAND...]",
+	"Lists every prefetch instruction in the kernel's text; with -d or a command,\n"
+	"samples the kernel meanwhile and ranks the sites by what they cost.",
+	sites_opt_specs,
+};
+
+/* 0: parsed; 2: refused (one line); -1: help printed */
 static int parse_sites_opts(int argc, char **argv, struct sites_opts *o)
 {
-	static const struct option longopts[] = {
-		{ "function", required_argument, NULL, 'f' },
-		{ "duration", required_argument, NULL, 'd' },
-		{ "event", required_argument, NULL, 'e' },
-		{ "freq", required_argument, NULL, 'F' },
-		{ "text-from", required_argument, NULL, OPT_TEXT_FROM },
-		{ "vmlinux", required_argument, NULL, OPT_VMLINUX },
-		{ "format", required_argument, NULL, OPT_FORMAT },
-		{ "verbose", no_argument, NULL, 'v' },
-		{ NULL, 0, NULL, 0 },
-	};
+	struct option longopts[PFT_MAX_OPTS + 1];
+	char shortopts[2 * PFT_MAX_OPTS + 3];
 	char err[PFT_ERRLEN], *end;
 	int c;
 
@@ -239,8 +252,12 @@ static int parse_sites_opts(int argc, char **argv, struct sites_opts *o)
 	o->format = FORMAT_TEXT;
 	optind = 1;
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, "+:f:d:e:F:v", longopts, NULL)) != -1) {
+	opts_getopt(sites_opt_specs, longopts, shortopts);
+	while ((c = getopt_long(argc, argv, shortopts, longopts, NULL)) != -1) {
 		switch (c) {
+		case 'h':
+			cmd_print_help(stdout, &sites_cmd);
+			return -1;
 		case 'f':
 			if (o->nonly == MAX_ONLY)
 				return sites_bad("at most %d -f", MAX_ONLY);
@@ -501,7 +518,7 @@ int cmd_sites(int argc, char **argv)
 
 	rc = parse_sites_opts(argc, argv, &o);
 	if (rc)
-		return rc;
+		return rc < 0 ? 0 : rc;
 	setup_libbpf_logging(o.verbose);
 	rc = sites_preflight(&o);
 	if (rc)

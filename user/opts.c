@@ -1,0 +1,51 @@
+// SPDX-License-Identifier: GPL-2.0
+#include <string.h>
+
+#include "opts.h"
+
+void opts_getopt(const struct opt_spec *specs, struct option *longopts, char *shortopts)
+{
+	size_t n = 0, s = 0;
+
+	/* "+": stop at the first non-option (the command after --); ":": report a missing value */
+	shortopts[s++] = '+';
+	shortopts[s++] = ':';
+	for (; specs->name && n < PFT_MAX_OPTS; specs++, n++) {
+		longopts[n] = (struct option){ specs->name, specs->arg ? required_argument : no_argument,
+					       NULL, specs->key };
+		if (specs->key > 0 && specs->key < 256) {
+			shortopts[s++] = (char)specs->key;
+			if (specs->arg)
+				shortopts[s++] = ':';
+		}
+	}
+	longopts[n] = (struct option){ NULL, 0, NULL, 0 };
+	shortopts[s] = '\0';
+}
+
+void opts_print_help(FILE *f, const struct opt_spec *specs)
+{
+	for (; specs->name; specs++) {
+		char head[64];
+		const char *help = specs->help, *nl;
+
+		if (!help)
+			continue;
+		if (specs->key > 0 && specs->key < 256)
+			snprintf(head, sizeof(head), "-%c, --%s%s%s", specs->key, specs->name,
+				 specs->arg ? " " : "", specs->arg ? specs->arg : "");
+		else
+			snprintf(head, sizeof(head), "    --%s%s%s", specs->name,
+				 specs->arg ? " " : "", specs->arg ? specs->arg : "");
+		/* continuation lines line up under the first */
+		for (; (nl = strchr(help, '\n')); help = nl + 1, head[0] = '\0')
+			fprintf(f, "  %-26s %.*s\n", head, (int)(nl - help), help);
+		fprintf(f, "  %-26s %s\n", head, help);
+	}
+}
+
+void cmd_print_help(FILE *f, const struct cmd_spec *cmd)
+{
+	fprintf(f, "Usage: pftrace %s\n\n%s\n\n", cmd->synopsis, cmd->summary);
+	opts_print_help(f, cmd->opts);
+}
