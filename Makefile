@@ -3,7 +3,8 @@
 #   make            build ./pftrace (static) from bpf/ and user/
 #   make deps       install every Debian package the build, lab and tests use
 #   make demo       deps + build + boot the lab + trace the AVC there
-#   make test       deps + build + unit tests + lab tests on every kernel
+#   make test       deps + build + unit tests + lab tests on six kernels
+#   make test-all   the same, plus the newest Debian kernel and 6.12-generic
 #   make lab        the lab's base initramfs (tests/lab/run calls this)
 #   make bench      overhead figures in the lab (QEMU -icount), not a test
 #   make soak       10 minutes of tracing under load: memory, kernel log
@@ -19,7 +20,9 @@ CLANG ?= clang
 LLVM_STRIP ?= llvm-strip
 BPFTOOL ?= bpftool
 CC ?= gcc
-LAB_KERNELS ?= 5.10 6.1 6.12 6.19
+LAB_KERNELS ?= 5.10 6.1 6.12 6.19 7.2 7.2-rt
+# make test-all adds the newest Debian kernel and the generic (non-cloud) flavour
+LAB_KERNELS_ALL ?= $(LAB_KERNELS) newest 6.12-generic
 
 ifeq ($(V),1)
 Q :=
@@ -54,7 +57,7 @@ WORKLOAD_SRCS := $(wildcard tests/lab/workloads/*.c)
 WORKLOADS := $(patsubst tests/lab/workloads/%.c,$(OUTPUT)/lab/bin/%,$(WORKLOAD_SRCS))
 VERSION := $(shell cat VERSION 2>/dev/null || echo 0.0.0)
 
-.PHONY: all deps demo test unit fuzz lab lab-test bench soak clean vmlinux-header check-static check-pure
+.PHONY: all deps demo test test-all unit fuzz lab lab-test bench soak clean vmlinux-header check-static check-pure
 .DELETE_ON_ERROR:
 .SECONDARY:
 
@@ -204,6 +207,10 @@ test: deps
 	$(Q)$(MAKE) unit
 	$(Q)$(MAKE) fuzz
 	$(Q)$(MAKE) lab-test
+
+# everything make test runs, on more kernels (not in CI: time)
+test-all: deps
+	$(Q)$(MAKE) test LAB_KERNELS="$(LAB_KERNELS_ALL)"
 
 demo: deps
 	$(Q)$(MAKE) lab

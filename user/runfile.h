@@ -2,7 +2,8 @@
 /*
  * Reading run files back (report, diff, merge): json-c does the parsing;
  * this turns a document into the same struct run_report the renderers
- * take, checking every key it uses. Schema rule (docs/run-file.md):
+ * take, checking every key it uses. Schema rule (README, "JSON run file";
+ * docs/run-file.schema.json):
  * within a schema number keys are only added, so a reader accepts any
  * file whose schema is at most its own and ignores keys it does not know.
  */

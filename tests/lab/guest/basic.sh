@@ -7,6 +7,8 @@ case_ features_text pftrace features
 case_ list pftrace list --format json
 case_ list_text pftrace list
 case_ dry_run pftrace -f avc_has_perm_noaudit --dry-run
+# the kernel's own word on whether avc_has_perm_noaudit was inlined away
+echo "=== VALUE noaudit_symbols $(grep -c ' avc_has_perm_noaudit$' /proc/kallsyms)"
 
 case_ bad_function pftrace -f no_such_function -d 1
 case_ bad_duration pftrace -f avc_lookup -d abc
