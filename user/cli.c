@@ -211,8 +211,7 @@ static void record_cmdline(struct trace_opts *o, int argc, char **argv)
 
 int parse_trace_opts(int argc, char **argv, struct trace_opts *o)
 {
-	struct option longopts[PFT_MAX_OPTS + 1];
-	char shortopts[2 * PFT_MAX_OPTS + 3];
+	struct opt_parser parser;
 	char *end;
 	long n;
 	int c;
@@ -222,10 +221,8 @@ int parse_trace_opts(int argc, char **argv, struct trace_opts *o)
 	o->event = "cycles";
 	o->sample_hz = 999;
 	record_cmdline(o, argc, argv);
-	optind = 1;
-	opterr = 0;
-	opts_getopt(trace_opt_specs, longopts, shortopts);
-	while ((c = getopt_long(argc, argv, shortopts, longopts, NULL)) != -1) {
+	opts_begin(&parser, trace_opt_specs, true);
+	while ((c = opts_next(&parser, argc, argv)) != -1) {
 		switch (c) {
 		case 'f':
 			if (o->nfunctions == PFT_MAX_TARGETS)
@@ -331,15 +328,12 @@ static const struct opt_spec common_opt_specs[] = {
 
 int parse_common_opts(int argc, char **argv, struct common_opts *o, const char *cmd)
 {
-	struct option longopts[PFT_MAX_OPTS + 1];
-	char shortopts[2 * PFT_MAX_OPTS + 3];
+	struct opt_parser parser;
 	int c;
 
 	memset(o, 0, sizeof(*o));
-	optind = 1;
-	opterr = 0;
-	opts_getopt(common_opt_specs, longopts, shortopts);
-	while ((c = getopt_long(argc, argv, shortopts, longopts, NULL)) != -1) {
+	opts_begin(&parser, common_opt_specs, false);
+	while ((c = opts_next(&parser, argc, argv)) != -1) {
 		switch (c) {
 		case OPT_FORMAT:
 			if (parse_format(optarg, &o->format))

@@ -111,19 +111,14 @@ static const struct cmd_spec merge_cmd = {
  */
 static int parse_merge_opts(int argc, char **argv, const char **out, enum out_format *format)
 {
-	struct option longopts[PFT_MAX_OPTS + 1];
-	char shortopts[2 * PFT_MAX_OPTS + 3];
+	struct opt_parser parser;
 	char err[PFT_ERRLEN];
 	int c;
 
 	*out = NULL;
 	*format = FORMAT_JSON;
-	optind = 1;
-	opterr = 0;
-	opts_getopt(merge_opt_specs, longopts, shortopts);
-	/* no "+": run files and options in any order */
-	memmove(shortopts, shortopts + 1, strlen(shortopts));
-	while ((c = getopt_long(argc, argv, shortopts, longopts, NULL)) != -1) {
+	opts_begin(&parser, merge_opt_specs, false);
+	while ((c = opts_next(&parser, argc, argv)) != -1) {
 		switch (c) {
 		case 'h':
 			cmd_print_help(stdout, &merge_cmd);

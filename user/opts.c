@@ -3,24 +3,32 @@
 
 #include "opts.h"
 
-void opts_getopt(const struct opt_spec *specs, struct option *longopts, char *shortopts)
+void opts_begin(struct opt_parser *p, const struct opt_spec *specs, bool in_order)
 {
 	size_t n = 0, s = 0;
 
-	/* "+": stop at the first non-option (the command after --); ":": report a missing value */
-	shortopts[s++] = '+';
-	shortopts[s++] = ':';
+	if (in_order)
+		p->shortopts[s++] = '+';
+	p->shortopts[s++] = ':';
 	for (; specs->name && n < PFT_MAX_OPTS; specs++, n++) {
-		longopts[n] = (struct option){ specs->name, specs->arg ? required_argument : no_argument,
-					       NULL, specs->key };
+		p->longopts[n] = (struct option){ specs->name,
+						  specs->arg ? required_argument : no_argument,
+						  NULL, specs->key };
 		if (specs->key > 0 && specs->key < 256) {
-			shortopts[s++] = (char)specs->key;
+			p->shortopts[s++] = (char)specs->key;
 			if (specs->arg)
-				shortopts[s++] = ':';
+				p->shortopts[s++] = ':';
 		}
 	}
-	longopts[n] = (struct option){ NULL, 0, NULL, 0 };
-	shortopts[s] = '\0';
+	p->longopts[n] = (struct option){ NULL, 0, NULL, 0 };
+	p->shortopts[s] = '\0';
+	optind = 1;
+	opterr = 0;
+}
+
+int opts_next(struct opt_parser *p, int argc, char **argv)
+{
+	return getopt_long(argc, argv, p->shortopts, p->longopts, NULL);
 }
 
 void opts_print_help(FILE *f, const struct opt_spec *specs)

@@ -9,6 +9,7 @@
 #define PFT_OPTS_H
 
 #include <getopt.h>
+#include <stdbool.h>
 #include <stdio.h>
 
 #define PFT_MAX_OPTS 32
@@ -28,11 +29,20 @@ struct cmd_spec {
 	const struct opt_spec *opts;
 };
 
+/* getopt_long()'s arrays, made from a table */
+struct opt_parser {
+	struct option longopts[PFT_MAX_OPTS + 1];
+	char shortopts[2 * PFT_MAX_OPTS + 4];
+};
+
 /*
- * getopt_long()'s arrays from SPECS: longopts (PFT_MAX_OPTS + 1 rows)
- * and shortopts ("+:" then "f:" per letter; at least 2 * PFT_MAX_OPTS + 3).
+ * Fill P from SPECS and start getopt afresh (errors are ours to print:
+ * ':' reports a missing value). IN_ORDER stops at the first argument
+ * that is not an option, so that a command after -- keeps its own.
  */
-void opts_getopt(const struct opt_spec *specs, struct option *longopts, char *shortopts);
+void opts_begin(struct opt_parser *p, const struct opt_spec *specs, bool in_order);
+/* The next option, as getopt_long() returns it; -1 at the end. */
+int opts_next(struct opt_parser *p, int argc, char **argv);
 /* The options block of --help. */
 void opts_print_help(FILE *f, const struct opt_spec *specs);
 /* "Usage:" and the options of one subcommand. */

@@ -510,8 +510,7 @@ static const struct cmd_spec replay_cmd = {
 /* 0: parsed; 2: refused (one line); -1: help printed */
 static int parse_replay_opts(int argc, char **argv, struct replay_opts *o)
 {
-	struct option longopts[PFT_MAX_OPTS + 1];
-	char shortopts[2 * PFT_MAX_OPTS + 3];
+	struct opt_parser parser;
 	char *end;
 	long l;
 	int c;
@@ -519,12 +518,8 @@ static int parse_replay_opts(int argc, char **argv, struct replay_opts *o)
 	memset(o, 0, sizeof(*o));
 	o->reps = 21;
 	o->format = FORMAT_TEXT;
-	optind = 1;
-	opterr = 0;
-	opts_getopt(replay_opt_specs, longopts, shortopts);
-	/* no "+": a run file may come before the options */
-	memmove(shortopts, shortopts + 1, strlen(shortopts));
-	while ((c = getopt_long(argc, argv, shortopts, longopts, NULL)) != -1) {
+	opts_begin(&parser, replay_opt_specs, false);
+	while ((c = opts_next(&parser, argc, argv)) != -1) {
 		switch (c) {
 		case 'h':
 			cmd_print_help(stdout, &replay_cmd);

@@ -240,8 +240,7 @@ static const struct cmd_spec sites_cmd = {
 /* 0: parsed; 2: refused (one line); -1: help printed */
 static int parse_sites_opts(int argc, char **argv, struct sites_opts *o)
 {
-	struct option longopts[PFT_MAX_OPTS + 1];
-	char shortopts[2 * PFT_MAX_OPTS + 3];
+	struct opt_parser parser;
 	char err[PFT_ERRLEN], *end;
 	int c;
 
@@ -250,10 +249,8 @@ static int parse_sites_opts(int argc, char **argv, struct sites_opts *o)
 	o->hz = PFT_DEFAULT_SAMPLE_HZ;
 	o->src = KTEXT_AUTO;
 	o->format = FORMAT_TEXT;
-	optind = 1;
-	opterr = 0;
-	opts_getopt(sites_opt_specs, longopts, shortopts);
-	while ((c = getopt_long(argc, argv, shortopts, longopts, NULL)) != -1) {
+	opts_begin(&parser, sites_opt_specs, true);
+	while ((c = opts_next(&parser, argc, argv)) != -1) {
 		switch (c) {
 		case 'h':
 			cmd_print_help(stdout, &sites_cmd);
