@@ -36,8 +36,12 @@ int btf_file_load(struct btf_file *bf, const char *path, char *err, size_t errle
 
 	memset(bf, 0, sizeof(*bf));
 	bf->fd = open_regular("--btf", path, NULL, err, errlen);
-	if (bf->fd < 0)
-		return bf->fd;
+	if (bf->fd < 0) {
+		int rc = bf->fd;
+
+		bf->fd = -1;
+		return rc;
+	}
 	snprintf(bf->load_path, sizeof(bf->load_path), "/proc/self/fd/%d", bf->fd);
 	n = pread(bf->fd, head, sizeof(head), 0);
 	if (n <= 0) {

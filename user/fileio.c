@@ -248,7 +248,7 @@ int write_file_atomic(const char *path, const char *data, size_t len,
 		rc = existing_output(path, &old, &exists, err, errlen);
 	if (!rc && exists) {
 		/* the file keeps who owns it and who may read it */
-		if (fchmod(fd, old.st_mode & 07777) ||
+		if (fchmod(fd, old.st_mode & 0777) ||
 		    ((old.st_uid != geteuid() || old.st_gid != getegid()) &&
 		     fchown(fd, old.st_uid, old.st_gid)))
 			rc = -errno;

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
+#include <assert.h>
 #include <string.h>
 
 #include "opts.h"
@@ -10,11 +11,12 @@ void opts_begin(struct opt_parser *p, const struct opt_spec *specs, bool in_orde
 	if (in_order)
 		p->shortopts[s++] = '+';
 	p->shortopts[s++] = ':';
-	for (; specs->name && n < PFT_MAX_OPTS; specs++, n++) {
+	for (; specs->name; specs++, n++) {
+		assert(n < PFT_MAX_OPTS);   /* a table past the arrays is a build mistake */
 		p->longopts[n] = (struct option){ specs->name,
 						  specs->arg ? required_argument : no_argument,
 						  NULL, specs->key };
-		if (specs->key > 0 && specs->key < 256) {
+		if (specs->key > 0 && specs->key < 128) {
 			p->shortopts[s++] = (char)specs->key;
 			if (specs->arg)
 				p->shortopts[s++] = ':';
@@ -22,7 +24,8 @@ void opts_begin(struct opt_parser *p, const struct opt_spec *specs, bool in_orde
 	}
 	p->longopts[n] = (struct option){ NULL, 0, NULL, 0 };
 	p->shortopts[s] = '\0';
-	optind = 1;
+	/* 0, not 1: glibc then forgets all of the last parse, mid-cluster included */
+	optind = 0;
 	opterr = 0;
 }
 
@@ -39,7 +42,7 @@ void opts_print_help(FILE *f, const struct opt_spec *specs)
 
 		if (!help)
 			continue;
-		if (specs->key > 0 && specs->key < 256)
+		if (specs->key > 0 && specs->key < 128)
 			snprintf(head, sizeof(head), "-%c, --%s%s%s", specs->key, specs->name,
 				 specs->arg ? " " : "", specs->arg ? specs->arg : "");
 		else

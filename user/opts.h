@@ -16,7 +16,7 @@
 
 struct opt_spec {
 	const char *name;     /* long name: "duration" */
-	int key;              /* the short letter, or an id >= 256 for long-only */
+	int key;              /* the short letter (< 128), or an id >= 256 for long-only */
 	const char *arg;      /* "SECONDS"; NULL for a flag */
 	const char *help;     /* one line; may hold "\n" for a second one */
 };

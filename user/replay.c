@@ -87,8 +87,9 @@ static int dist_from_run(struct replay_dist *d, const char *path, const char *fu
 	char err[PFT_ERRLEN], *text;
 	const struct target_report *t = NULL;
 	const struct recipe *rcp;
+	char traced[128];
 	size_t len;
-	int i;
+	int i, rc;
 
 	if (read_regular_file("", path, RUNFILE_MAX_BYTES, &text, &len, err, sizeof(err)))
 		return bad("%s", err);
@@ -107,18 +108,15 @@ static int dist_from_run(struct replay_dist *d, const char *path, const char *fu
 		    !strcmp(rf.rep.targets[i].requested, func))
 			break;
 	if (i == rf.rep.ntargets) {
-		runfile_free(&rf);
-		json_object_put(*doc);
-		*doc = NULL;
-		return bad("%s: no target %s in it", path, func ? func : "at all");
+		rc = bad("%s: no target %s in it", path, func ? func : "at all");
+		goto refused;
 	}
 	t = &rf.rep.targets[i];
+	text_safe(t->traced, traced, sizeof(traced));
 	if (!rf.has_histograms[i] || !t->sum.completed) {
-		runfile_free(&rf);
-		json_object_put(*doc);
-		*doc = NULL;
-		return bad("%s: %s has no walks to replay%s", path, t->traced,
-			   t->sum.self_check_ok ? "" : " (its self-check failed)");
+		rc = bad("%s: %s has no walks to replay%s", path, traced,
+			 t->sum.self_check_ok ? "" : " (its self-check failed)");
+		goto refused;
 	}
 	memset(d, 0, sizeof(*d));
 	for (i = 0; i <= REPLAY_MAX_LEN; i++) {
@@ -131,17 +129,22 @@ static int dist_from_run(struct replay_dist *d, const char *path, const char *fu
 		char safe[128];
 
 		text_safe(t->recipe ? t->recipe : "(none)", safe, sizeof(safe));
-		runfile_free(&rf);
-		json_object_put(*doc);
-		*doc = NULL;
-		return bad("%s: %s's recipe '%s' is not one this pftrace knows: its node size is "
-			   "unknown", path, t->traced, safe);
+		rc = bad("%s: %s's recipe '%s' is not one this pftrace knows: its node size is "
+			 "unknown", path, traced, safe);
+		goto refused;
 	}
 	d->node_bytes = (int)rcp->node_bytes;
 	snprintf(d->traced, sizeof(d->traced), "%s", t->traced);
 	snprintf(d->source, sizeof(d->source), "%s, %s on %s", path, t->traced, rf.rep.kernel_release);
 	runfile_free(&rf);
 	return 0;
+
+refused:
+	/* after the message: it may quote strings that live in rf */
+	runfile_free(&rf);
+	json_object_put(*doc);
+	*doc = NULL;
+	return rc;
 }
 
 /*

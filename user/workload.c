@@ -97,12 +97,24 @@ const char *workload_wait(struct workload *w, double deadline)
 
 void workload_stop(struct workload *w)
 {
-	int status;
+	struct timespec tick = { 0, 10 * 1000 * 1000 };
+	int status, i;
 
 	if (w->pid <= 0)
 		return;
 	kill(w->pid, SIGTERM);
-	if (waitpid(w->pid, &status, 0) == w->pid)
-		w->exit_status = exit_status(status);
+	/* a command that ignores SIGTERM must not keep pftrace (and its programs) */
+	for (i = 0; i < WORKLOAD_TERM_GRACE_MS / 10; i++) {
+		if (waitpid(w->pid, &status, WNOHANG) == w->pid)
+			goto reaped;
+		nanosleep(&tick, NULL);
+	}
+	kill(w->pid, SIGKILL);
+	if (waitpid(w->pid, &status, 0) != w->pid) {
+		w->pid = 0;
+		return;
+	}
+reaped:
+	w->exit_status = exit_status(status);
 	w->pid = 0;
 }

@@ -32,7 +32,9 @@ int workload_start(struct workload *w, char **argv, char *err, size_t errlen);
  * "command exited"), or NULL at the deadline.
  */
 const char *workload_wait(struct workload *w, double deadline);
-/* SIGTERM to a command still running, and reap it. */
+#define WORKLOAD_TERM_GRACE_MS 2000
+
+/* SIGTERM to a command still running, SIGKILL after the grace, and reap it. */
 void workload_stop(struct workload *w);
 /* Monotonic seconds. */
 double monotonic_s(void);

@@ -13,23 +13,20 @@
 #include "cli.h"
 
 #define MAX_ARGS 64
-#define MAX_LEN 65536
 
 /*
- * A process's argv lives as long as the process, and glibc's getopt keeps
- * pointers into the last one it parsed: the arguments go in one static
- * buffer, as in a process that parses its argv once.
+ * Each input is a fresh heap copy, freed after: the parsers start getopt
+ * with optind = 0, which makes glibc forget the last argv entirely, so a
+ * pointer kept across parses is a bug ASan reports.
  */
-static char buf[MAX_LEN + 1];
-
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	char *argv[MAX_ARGS + 2], *p;
+	char *buf = malloc(size + 1), *argv[MAX_ARGS + 2], *p;
 	struct trace_opts o;
 	struct common_opts co;
 	int argc = 1, rc;
 
-	if (size > MAX_LEN)
+	if (!buf)
 		return 0;
 	memcpy(buf, data, size);
 	buf[size] = '\0';
@@ -39,7 +36,6 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	argv[argc] = NULL;
 
 	memset(&o, 0, sizeof(o));
-	optind = 0;   /* glibc: 0 starts getopt afresh */
 	rc = parse_trace_opts(argc, argv, &o);
 	if (rc != 0 && rc != 2 && rc != -1)
 		abort();
@@ -52,9 +48,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			abort();
 	}
 	memset(&co, 0, sizeof(co));
-	optind = 0;
 	rc = parse_common_opts(argc, argv, &co, "fuzz");
 	if (rc != 0 && rc != 2 && rc != -1)
 		abort();
+	free(buf);
 	return 0;
 }
