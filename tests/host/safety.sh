@@ -4,6 +4,8 @@
 # kernel and is checked in the lab (tests/lab/suite, interval_json).
 # PFTRACE=/path/to/pftrace runs these checks against another build
 # (make unit runs them again through an ASan build, SAFETY_SANITIZED=1).
+# Root is needed by two set-ups only, not by pftrace's verdicts: case 2
+# gives a file to nobody (chown), case 11 switches to nobody (su).
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 top=$(cd "$here/../.." && pwd)
 . "$top/tests/lib.sh"

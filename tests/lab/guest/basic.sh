@@ -1,5 +1,13 @@
 # Lab scenario "basic": default (short-chain) policy. Features, list, bad
 # input, and AVC tracing ended by SIGINT, SIGTERM and SIGKILL.
+#
+# Scenarios run as root because their set-up needs it (loading policy,
+# mounting, labelling files, setting sysctls). pftrace's own verdicts
+# need only CAP_BPF, CAP_PERFMON and CAP_SYSLOG, as the caps_* cases
+# below show; the checks that run it as root on purpose are those of
+# what needs more: overhead figures (BPF_ENABLE_STATS: CAP_SYS_ADMIN),
+# /proc/kcore text (CAP_SYS_RAWIO), and kprobes and samples where
+# kernel.perf_event_paranoid is 3 (CAP_SYS_ADMIN).
 . /lab/lib.sh
 
 case_ features pftrace features --format json
