@@ -108,10 +108,20 @@ static void explain_substitute(struct target *t, const char *requested, const ch
 			       const struct kernel_facts *kf)
 {
 	int traceable = ftrace_traceable(requested);
+	unsigned long addr;
 
-	if (!btf_has_func(kf->btf, requested))
+	/*
+	 * Missing from BTF: gone (inlined away everywhere), or, where
+	 * kallsyms still has it, a notrace copy that pahole left out
+	 * because BTF then listed only ftrace-able functions (5.10).
+	 */
+	if (!btf_has_func(kf->btf, requested) && !ksym_address(requested, "tT", &addr))
 		snprintf(t->plan_note, sizeof(t->plan_note),
 			 "%s: inlined away in this kernel (no such function); tracing %s, "
+			 "which does its chain walk", requested, traced);
+	else if (!btf_has_func(kf->btf, requested))
+		snprintf(t->plan_note, sizeof(t->plan_note),
+			 "%s: notrace on this kernel (so not in its BTF either); tracing %s, "
 			 "which does its chain walk", requested, traced);
 	else if (traceable == 0)
 		snprintf(t->plan_note, sizeof(t->plan_note),
