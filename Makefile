@@ -57,7 +57,7 @@ WORKLOAD_SRCS := $(wildcard tests/lab/workloads/*.c)
 WORKLOADS := $(patsubst tests/lab/workloads/%.c,$(OUTPUT)/lab/bin/%,$(WORKLOAD_SRCS))
 VERSION := $(shell cat VERSION 2>/dev/null || echo 0.0.0)
 
-.PHONY: all deps demo test test-all unit fuzz lab lab-test bench soak clean vmlinux-header check-static check-pure
+.PHONY: all deps demo test test-all unit fuzz lab lab-test bench soak clean vmlinux-header check-static check-pure check-layers
 .DELETE_ON_ERROR:
 .SECONDARY:
 
@@ -205,6 +205,18 @@ check-pure: $(PURE_OBJS)
 		grep -wE '($(subst $(space),|,$(strip $(SYSTEM_CALLS))))$$'); \
 	if [ -n "$$bad" ]; then echo "renderers touch the system:"; echo "$$bad"; exit 1; fi
 
+# The model, its renderers and the run file include nothing from the
+# layers above them (kernel facts, tracing, commands): checked on what
+# the compiler says each of their sources includes.
+MODEL_HEADERS := aggregate.h hist.h stats.h report.h profile.h runfile.h output.h \
+	fileio.h runtools.h pftrace.h
+check-layers:
+	$(Q)bad=$$(for f in $(FUZZ_runfile_SRCS); do \
+		$(CC) $(CFLAGS) -MM $$f | tr ' \\' '\n\n' | grep -E '^(user|bpf)/.*\.h$$' | \
+		while read -r h; do case " $(MODEL_HEADERS) " in *" $${h##*/} "*) ;; *) echo "$$f includes $$h";; esac; done; \
+	done); \
+	if [ -n "$$bad" ]; then echo "the model layer reaches up:"; echo "$$bad"; exit 1; fi
+
 check-static: pftrace
 	$(Q)file -L pftrace | grep -q 'statically linked' || \
 		{ echo "pftrace is not statically linked: $$(file -L pftrace)"; exit 1; }
@@ -215,7 +227,7 @@ deps:
 	$(Q)tools/install-deps
 
 test: deps
-	$(Q)$(MAKE) all check-static check-pure
+	$(Q)$(MAKE) all check-static check-pure check-layers
 	$(Q)$(MAKE) unit
 	$(Q)$(MAKE) fuzz
 	$(Q)$(MAKE) lab-test

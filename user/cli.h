@@ -5,17 +5,16 @@
 
 #include <stdbool.h>
 #include <stdio.h>
+#include "report.h"   /* PFT_MAX_TARGETS, enum out_format */
 
 #ifndef PFTRACE_VERSION
 #define PFTRACE_VERSION "0.0.0"
 #endif
 
-#define PFT_MAX_TARGETS 8
 #define PFT_MAX_KNOBS 16
 #define PFT_MIN_INTERVAL_S 0.1   /* -i */
 #define PFT_MAX_SECONDS 31536000 /* -d, -i: a year */
 
-enum out_format { FORMAT_TEXT, FORMAT_JSON, FORMAT_OPENMETRICS };
 
 struct common_opts {
 	bool verbose;

@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cli.h"
 #include "opts.h"
 #include "output.h"
 #include "runfile.h"

@@ -13,6 +13,9 @@
 #include <stdio.h>
 #include <sys/stat.h>
 
+/* A one-line error message, "NAME: reason", in every layer */
+#define PFT_ERRLEN 512
+
 /*
  * Open PATH for reading only if it is a regular file. O_NONBLOCK on the
  * open keeps a FIFO from blocking us before fstat() can see what it is.

@@ -10,8 +10,8 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include "btffile.h"
+#include "fileio.h"   /* PFT_ERRLEN */
 
-#define PFT_ERRLEN 512
 
 struct btf;
 

@@ -7,8 +7,7 @@
 #include <stdio.h>
 #include <json-c/json.h>
 
-#include "annotate.h"
-#include "sampling.h"
+#include "report.h"
 
 static double share(__u64 part, __u64 whole)
 {

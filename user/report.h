@@ -10,9 +10,11 @@
 #include <stdbool.h>
 #include <stdio.h>
 #include "aggregate.h"
-#include "annotate.h"
-#include "cli.h"
-#include "sampling.h"
+#include "profile.h"
+
+#define PFT_MAX_TARGETS 8
+
+enum out_format { FORMAT_TEXT, FORMAT_JSON, FORMAT_OPENMETRICS };
 
 #include <stdint.h>
 #define PFT_SCHEMA_VERSION 1
@@ -96,6 +98,11 @@ struct json_object *runfile_new_document(const char *command);
 /* one target's counts over DURATION_S, as in the run file's "targets" */
 struct json_object *render_target_json(const struct target_report *t, double duration_s);
 void render_openmetrics(FILE *f, const struct run_report *r);
+/* A function's samples and prefetch instructions (profile_render.c) */
+void render_profile_text(FILE *f, const struct function_profile *p, const struct sample_result *r);
+struct json_object *profile_json(const struct function_profile *p, const struct sample_result *r);
+/* What was sampled, for a JSON document's "sampling" key. */
+struct json_object *sampling_json(const struct sample_result *r);
 /* Print R on stdout in FORMAT; 0 or 1 on a write error. */
 int report_print(const struct run_report *r, enum out_format format);
 /*

@@ -4,7 +4,7 @@
 #define PFT_RUNTOOLS_H
 
 #include <stdio.h>
-#include "kernel.h"
+#include "fileio.h"   /* PFT_ERRLEN */
 #include "report.h"
 
 int cmd_report(int argc, char **argv);

@@ -12,27 +12,11 @@
 #include <stddef.h>
 #include <linux/types.h>
 #include "pftrace.h"
+#include "profile.h"
 
 #define PFT_DEFAULT_SAMPLE_HZ 999
 
 struct sampler;
-
-struct ip_count {
-	unsigned long ip;
-	__u64 count;
-};
-
-struct sample_result {
-	char event[64];           /* what was sampled */
-	char asked[64];           /* what was asked for */
-	bool fallback;            /* asked for a hardware event, got cpu-clock */
-	char note[256];
-	int freq;
-	int cpus;
-	struct sample_counts counts;
-	struct ip_count *ips;     /* sorted by address */
-	int nips;
-};
 
 /* The perf_event_attr for a name (perf's common names, else libpfm4); 0 or 2 with err. */
 struct perf_event_attr;

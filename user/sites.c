@@ -25,6 +25,7 @@
 #include "ktext.h"
 #include "opts.h"
 #include "output.h"
+#include "report.h"
 #include "sampling.h"
 #include "sites.h"
 #include "workload.h"
