@@ -33,7 +33,12 @@ msg = @printf '  %-8s %s\n' "$(1)" "$(2)";
 MAKEFLAGS += --no-print-directory
 endif
 
-INCLUDES := -I$(OUTPUT) -Ibpf -Iuser
+# user/ by layer, each using only those before it: model (counts and
+# statistics), render (pure functions of the model), runfile (the JSON run
+# file, safe file I/O), kernel (facts of the running kernel), trace (plan,
+# recipes, session, sampler), cmd (one file per subcommand)
+USER_LAYERS := model render runfile kernel trace cmd
+INCLUDES := -I$(OUTPUT) -Ibpf $(patsubst %,-Iuser/%,$(USER_LAYERS))
 CFLAGS := -g -O2 -std=gnu11 -Wall -Wextra -Werror -Wno-unused-parameter \
 	-Wno-missing-field-initializers -Wno-format-truncation -D_GNU_SOURCE $(INCLUDES)
 BPF_CFLAGS := -g -O2 -target bpf -D__TARGET_ARCH_x86 -Wall -Werror \
@@ -45,12 +50,12 @@ TEST_LIBS := -lbpf -lelf -ljson-c -lcapstone -lpfm -lz -lzstd -lm -lcmocka
 BPF_SRCS := $(wildcard bpf/*.bpf.c)
 BPF_OBJS := $(patsubst bpf/%.bpf.c,$(OUTPUT)/%.bpf.o,$(BPF_SRCS))
 SKELS := $(patsubst bpf/%.bpf.c,$(OUTPUT)/%.skel.h,$(BPF_SRCS))
-USER_SRCS := $(filter-out user/replay_walk.c,$(wildcard user/*.c))
-# the replay's walk, compiled three ways (see user/replay_walk.c)
-REPLAY_WALKS := $(OUTPUT)/user/replay_walk_none.o $(OUTPUT)/user/replay_walk_every.o \
-	$(OUTPUT)/user/replay_walk_nonnull.o
+USER_SRCS := $(filter-out user/cmd/replay_walk.c,$(wildcard user/*/*.c))
+# the replay's walk, compiled three ways (see user/cmd/replay_walk.c)
+REPLAY_WALKS := $(OUTPUT)/user/cmd/replay_walk_none.o $(OUTPUT)/user/cmd/replay_walk_every.o \
+	$(OUTPUT)/user/cmd/replay_walk_nonnull.o
 USER_OBJS := $(patsubst user/%.c,$(OUTPUT)/user/%.o,$(USER_SRCS)) $(REPLAY_WALKS)
-LIB_OBJS := $(filter-out $(OUTPUT)/user/main.o,$(USER_OBJS))
+LIB_OBJS := $(filter-out $(OUTPUT)/user/cmd/main.o,$(USER_OBJS))
 UNIT_SRCS := $(wildcard tests/unit/test_*.c)
 UNIT_BINS := $(patsubst tests/unit/%.c,$(OUTPUT)/unit/%,$(UNIT_SRCS))
 WORKLOAD_SRCS := $(wildcard tests/lab/workloads/*.c)
@@ -79,16 +84,18 @@ $(OUTPUT)/%.skel.h: $(OUTPUT)/%.bpf.o
 # a .d file), so a change rebuilds only what it touches. Skeletons are
 # generated: all exist before the first compile (order-only), and after
 # that a changed skeleton rebuilds only the objects that include it.
-$(OUTPUT)/user/%.o: user/%.c | $(OUTPUT)/user $(SKELS)
+$(OUTPUT)/user/%.o: user/%.c | $(SKELS)
 	$(call msg,CC,$@)
+	$(Q)mkdir -p $(@D)
 	$(Q)$(CC) $(CFLAGS) -MMD -MP -DPFTRACE_VERSION='"$(VERSION)"' -c $< -o $@
 
--include $(wildcard $(OUTPUT)/user/*.d)
+-include $(wildcard $(OUTPUT)/user/*/*.d)
 
 # Checked in the build: the prefetching variants hold a prefetch
 # instruction and the plain one none, or the comparison means nothing.
-$(OUTPUT)/user/replay_walk_%.o: user/replay_walk.c user/replay.h | $(OUTPUT)/user
+$(OUTPUT)/user/cmd/replay_walk_%.o: user/cmd/replay_walk.c user/cmd/replay.h
 	$(call msg,CC,$@)
+	$(Q)mkdir -p $(@D)
 	$(Q)$(CC) $(CFLAGS) -DREPLAY_PREFETCH=$(if $(filter none,$*),0,$(if $(filter every,$*),1,2)) -c $< -o $@
 	$(Q)n=$$(objdump -d $@ | grep -c 'prefetch'); \
 	if [ "$*" = none ] && [ "$$n" -ne 0 ] || [ "$*" != none ] && [ "$$n" -eq 0 ]; then \
@@ -118,8 +125,8 @@ $(OUTPUT)/tools/core-bad.bpf.o: tests/tools/core-bad.bpf.c vmlinux/vmlinux.h | $
 # pftrace built with AddressSanitizer and UBSan: the host tier's hostile
 # inputs run through it too (tests/unit/run), so a use after free on a
 # refusal path fails a test instead of passing by luck.
-ASAN_SRCS := $(filter-out user/replay_walk.c,$(wildcard user/*.c))
-$(OUTPUT)/asan/pftrace: $(ASAN_SRCS) $(REPLAY_WALKS) $(SKELS) $(wildcard user/*.h) $(wildcard bpf/*.h)
+ASAN_SRCS := $(filter-out user/cmd/replay_walk.c,$(wildcard user/*/*.c))
+$(OUTPUT)/asan/pftrace: $(ASAN_SRCS) $(REPLAY_WALKS) $(SKELS) $(wildcard user/*/*.h) $(wildcard bpf/*.h)
 	$(call msg,ASAN,$@)
 	$(Q)mkdir -p $(dir $@)
 	$(Q)$(CLANG) -g -O1 -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer \
@@ -136,21 +143,20 @@ FUZZ_SECONDS ?= 20
 FUZZ_CC := $(CLANG) -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all \
 	-D_GNU_SOURCE -DPFTRACE_VERSION='"$(VERSION)"' $(INCLUDES)
 # the model and run-file layer: json-c and libm, no libbpf, no kernel code
-FUZZ_runfile_SRCS := user/runfile.c user/aggregate.c user/hist.c \
-	user/stats.c user/report_text.c user/report_json.c user/report_openmetrics.c \
-	user/profile_render.c user/cmd_report.c user/output.c user/fileio.c
+FUZZ_runfile_SRCS := $(wildcard user/model/*.c user/render/*.c user/runfile/*.c) \
+	user/cmd/cmd_report.c
 FUZZ_runfile_LIBS := -ljson-c -lm
-FUZZ_elf_SRCS := user/elfread.c
+FUZZ_elf_SRCS := user/kernel/elfread.c
 FUZZ_elf_LIBS := -lelf -lz -lzstd
-FUZZ_btf_SRCS := user/btffile.c user/fileio.c
+FUZZ_btf_SRCS := user/kernel/btffile.c user/runfile/fileio.c
 FUZZ_btf_LIBS := -lbpf -lelf -lz -lzstd
-FUZZ_argv_SRCS := user/cli.c user/opts.c user/fileio.c
+FUZZ_argv_SRCS := user/cmd/cli.c user/cmd/opts.c user/runfile/fileio.c
 FUZZ_argv_LIBS := -lm
 FUZZERS := runfile elf btf argv
 FUZZ_BINS := $(patsubst %,$(OUTPUT)/fuzz/fuzz_%,$(FUZZERS))
 
 .SECONDEXPANSION:
-$(OUTPUT)/fuzz/fuzz_%: tests/fuzz/fuzz_%.c $$(FUZZ_$$*_SRCS) $(wildcard user/*.h) bpf/pftrace.h
+$(OUTPUT)/fuzz/fuzz_%: tests/fuzz/fuzz_%.c $$(FUZZ_$$*_SRCS) $(wildcard user/*/*.h) bpf/pftrace.h
 	$(call msg,FUZZ,$@)
 	$(Q)mkdir -p $(dir $@)
 	$(Q)$(FUZZ_CC) $< $(FUZZ_$*_SRCS) $(FUZZ_$*_LIBS) -o $@
@@ -194,8 +200,7 @@ lab-test: lab
 # The renderers are pure functions of the model: none may call into the
 # system (files, processes, the clock, the machine's identity). Checked on
 # their objects' undefined symbols.
-PURE_OBJS := $(patsubst %,$(OUTPUT)/user/%.o,aggregate hist stats report_text report_json \
-	report_openmetrics profile_render)
+PURE_OBJS := $(patsubst user/%.c,$(OUTPUT)/user/%.o,$(wildcard user/model/*.c user/render/*.c))
 SYSTEM_CALLS := open open64 __open_2 openat fopen fopen64 fdopen popen read __read_chk \
 	pread pread64 write uname sysconf gethostname time clock_gettime gettimeofday \
 	localtime localtime_r gmtime gmtime_r strftime getenv stat stat64 lstat fstat \
@@ -205,17 +210,20 @@ check-pure: $(PURE_OBJS)
 		grep -wE '($(subst $(space),|,$(strip $(SYSTEM_CALLS))))$$'); \
 	if [ -n "$$bad" ]; then echo "renderers touch the system:"; echo "$$bad"; exit 1; fi
 
-# The model, its renderers and the run file include nothing from the
-# layers above them (kernel facts, tracing, commands): checked on what
-# the compiler says each of their sources includes.
-MODEL_HEADERS := aggregate.h hist.h stats.h report.h profile.h runfile.h output.h \
-	fileio.h runtools.h pftrace.h
+# Each layer of user/ includes only headers of itself and the layers
+# before it in USER_LAYERS (model first, cmd last), as the compiler
+# reports what each source includes.
 check-layers:
-	$(Q)bad=$$(for f in $(FUZZ_runfile_SRCS); do \
-		$(CC) $(CFLAGS) -MM $$f | tr ' \\' '\n\n' | grep -E '^(user|bpf)/.*\.h$$' | \
-		while read -r h; do case " $(MODEL_HEADERS) " in *" $${h##*/} "*) ;; *) echo "$$f includes $$h";; esac; done; \
+	$(Q)bad=$$(rank() { i=0; for l in $(USER_LAYERS); do i=$$((i + 1)); \
+		[ "$$l" = "$$1" ] && echo $$i && return; done; echo 0; }; \
+	for f in $(USER_SRCS); do l=$${f#user/}; l=$${l%%/*}; \
+		d=$$($(CC) $(CFLAGS) -MM $$f 2>/dev/null) || { echo "$$f: the compiler cannot list its includes"; continue; }; \
+		echo "$$d" | tr ' \\' '\n\n' | grep -E '^user/.*\.h$$' | \
+		while read -r h; do hl=$${h#user/}; hl=$${hl%%/*}; \
+			[ "$$(rank $$hl)" -le "$$(rank $$l)" ] || echo "$$f ($$l) includes $$h ($$hl)"; \
+		done; \
 	done); \
-	if [ -n "$$bad" ]; then echo "the model layer reaches up:"; echo "$$bad"; exit 1; fi
+	if [ -n "$$bad" ]; then echo "a layer reaches up:"; echo "$$bad"; exit 1; fi
 
 check-static: pftrace
 	$(Q)file -L pftrace | grep -q 'statically linked' || \

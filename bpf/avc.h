@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0 */
-/* The AVC recipe's settings, shared by bpf/avc.bpf.c and user/recipe_avc.c. */
+/* The AVC recipe's settings, shared by bpf/avc.bpf.c and user/trace/recipe_avc.c. */
 #ifndef PFT_AVC_H
 #define PFT_AVC_H
 

@@ -76,7 +76,7 @@ struct sample_counts {
  * the histograms of pftrace's own re-walk of the chain. Only what BPF
  * writes is here; lookups, walk hits and misses, nodes walked and the
  * self-check's agreements follow from these, and user space derives
- * them (struct chain_stats in user/aggregate.h). That keeps the cost
+ * them (struct chain_stats in user/model/aggregate.h). That keeps the cost
  * per lookup to a few adds.
  */
 struct chain_counters {

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * libFuzzer target: the command line (user/cli.c). The input is split
+ * libFuzzer target: the command line (user/cmd/cli.c). The input is split
  * at NUL bytes into arguments after "pftrace"; whatever parses must
  * hold the limits the rest of pftrace relies on.
  */

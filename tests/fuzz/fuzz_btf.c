@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * libFuzzer target: the --btf path (user/btffile.c), which hands a
+ * libFuzzer target: the --btf path (user/kernel/btffile.c), which hands a
  * file pftrace was given, as root, to libbpf's BTF parser.
  */
 #include <stdint.h>

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * libFuzzer target: the ELF reader behind /proc/kcore and --vmlinux
- * (user/elfread.c), on any bytes, read both as a core file and as a
+ * (user/kernel/elfread.c), on any bytes, read both as a core file and as a
  * vmlinux, with and without a banner to look for.
  */
 #include <stdint.h>

@@ -2,7 +2,7 @@
 #ifndef PFT_SESSION_H
 #define PFT_SESSION_H
 
-#include "cli.h"
+#include "trace_opts.h"
 
 /* Note the time the process started, for the start-up figure. */
 void session_mark_process_start(void);

@@ -7,7 +7,7 @@
  * follow the recorded distribution (hit positions, tails, misses),
  * nodes the size of the kernel's scattered over memory so that every
  * step is a dependent load, and times one walk routine compiled three
- * ways (user/replay_walk.c) against the same lookup sequence.
+ * ways (user/cmd/replay_walk.c) against the same lookup sequence.
  */
 #include <errno.h>
 #include <getopt.h>

@@ -10,7 +10,7 @@
 #include <string.h>
 #include <bpf/libbpf.h>
 
-#include "cli.h"
+#include "trace_opts.h"
 #include "avc.h"
 #include "targets.h"
 #include "avc.skel.h"

@@ -2,16 +2,16 @@
 /*
  * pftrace: measure hash-chain walks in the running kernel.
  *
- *   pftrace -f FUNC ...      trace (user/session.c)
- *   pftrace features         what this kernel offers (user/feature_probe.c)
- *   pftrace list             recipes and how each attaches (user/list.c)
+ *   pftrace -f FUNC ...      trace (user/trace/session.c)
+ *   pftrace features         what this kernel offers (user/cmd/cmd_features.c)
+ *   pftrace list             recipes and how each attaches (user/cmd/list.c)
  *   pftrace report|diff|merge   run files (user/cmd_*.c)
  */
 #include <stdio.h>
 #include <string.h>
 
 #include "cli.h"
-#include "feature_probe.h"
+#include "cmd_features.h"
 #include "list.h"
 #include "replay.h"
 #include "runtools.h"

@@ -3,7 +3,7 @@
  * The recipe registry and the attach planner. A recipe is one hash table:
  * the function whose chain walk it mirrors, the names it answers to, and
  * the glue that opens its BPF skeleton and fills its read-only globals.
- * Adding a table = bpf/NAME.bpf.c + user/recipe_NAME.c (its struct
+ * Adding a table = bpf/NAME.bpf.c + user/trace/recipe_NAME.c (its struct
  * recipe) + its name in RECIPES in targets.c.
  */
 #ifndef PFT_TARGETS_H

@@ -9,11 +9,11 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "cli.h"
+#include "trace_opts.h"
 #include "feature_probe.h"
 #include "targets.h"
 
-/* The registry: one name per recipe, NAME_recipe defined in user/recipe_*.c. */
+/* The registry: one name per recipe, NAME_recipe defined in user/trace/recipe_*.c. */
 #define RECIPES(X) X(avc) X(dcache) X(dcache_ref) X(inode) X(mount) X(tcp)
 
 #define DECLARE_RECIPE(name) extern const struct recipe name##_recipe;

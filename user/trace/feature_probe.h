@@ -39,6 +39,5 @@ bool kprobe_can_attach(const char *func, char *why, size_t whylen);
 int bpf_stats_open(char *why, size_t whylen);
 
 void features_probe(const struct kernel_facts *kf, struct feature out[FEAT_COUNT]);
-int cmd_features(int argc, char **argv);
 
 #endif

@@ -1,15 +1,13 @@
 /* SPDX-License-Identifier: GPL-2.0 */
-/* Command line: options of every subcommand, parsed into plain structs. */
-#ifndef PFT_CLI_H
-#define PFT_CLI_H
+/*
+ * What a trace session is asked to do: the command line parses into
+ * these (user/cmd/cli.c), the session and the recipes read them.
+ */
+#ifndef PFT_TRACE_OPTS_H
+#define PFT_TRACE_OPTS_H
 
 #include <stdbool.h>
-#include <stdio.h>
 #include "report.h"   /* PFT_MAX_TARGETS, enum out_format */
-
-#ifndef PFTRACE_VERSION
-#define PFTRACE_VERSION "0.0.0"
-#endif
 
 #define PFT_MAX_KNOBS 16
 #define PFT_MIN_INTERVAL_S 0.1   /* -i */
@@ -48,19 +46,7 @@ struct trace_opts {
 	char cmdline[2048];       /* pftrace's own argv, for the run file */
 };
 
-/* 0: parsed; 2: bad input (one line printed); -1: help printed. */
-int parse_trace_opts(int argc, char **argv, struct trace_opts *o);
-int parse_common_opts(int argc, char **argv, struct common_opts *o, const char *cmd);
+/* The value of -C KEY (the last one given), or NULL. */
 const char *knob_get(const struct trace_opts *o, const char *key);
-void print_usage(FILE *f);
-/* The option getopt just refused, as the user wrote it ("-X" of "-Xv", or "--foo"). */
-const char *pft_optname(char **argv);
-/*
- * The one-line refusal every subcommand gives bad input: "pftrace: WHO:
- * reason" (WHO may be NULL) on stderr. Returns 2, the exit status.
- */
-int pft_refuse(const char *who, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-/* -d, -i: seconds in [min, PFT_MAX_SECONDS] into *out; else a refusal (2) */
-int pft_parse_seconds(const char *who, const char *opt, const char *s, double min, double *out);
 
 #endif

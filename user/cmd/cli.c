@@ -188,16 +188,6 @@ static int parse_knob(struct trace_opts *o, char *kv)
 	return bad("-C: unknown knob '%s' (pftrace --help lists them)", kv);
 }
 
-const char *knob_get(const struct trace_opts *o, const char *key)
-{
-	int i;
-
-	for (i = o->nknobs - 1; i >= 0; i--)
-		if (!strcmp(o->knobs[i].key, key))
-			return o->knobs[i].value;
-	return NULL;
-}
-
 static void record_cmdline(struct trace_opts *o, int argc, char **argv)
 {
 	size_t len = 0;

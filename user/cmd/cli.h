@@ -1,0 +1,29 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/* Command line: the trace command's options and the helpers every subcommand uses. */
+#ifndef PFT_CLI_H
+#define PFT_CLI_H
+
+#include <stdbool.h>
+#include <stdio.h>
+#include "report.h"   /* PFT_MAX_TARGETS, enum out_format */
+#include "trace_opts.h"
+
+#ifndef PFTRACE_VERSION
+#define PFTRACE_VERSION "0.0.0"
+#endif
+
+/* 0: parsed; 2: bad input (one line printed); -1: help printed. */
+int parse_trace_opts(int argc, char **argv, struct trace_opts *o);
+int parse_common_opts(int argc, char **argv, struct common_opts *o, const char *cmd);
+void print_usage(FILE *f);
+/* The option getopt just refused, as the user wrote it ("-X" of "-Xv", or "--foo"). */
+const char *pft_optname(char **argv);
+/*
+ * The one-line refusal every subcommand gives bad input: "pftrace: WHO:
+ * reason" (WHO may be NULL) on stderr. Returns 2, the exit status.
+ */
+int pft_refuse(const char *who, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* -d, -i: seconds in [min, PFT_MAX_SECONDS] into *out; else a refusal (2) */
+int pft_parse_seconds(const char *who, const char *opt, const char *s, double min, double *out);
+
+#endif
