@@ -44,8 +44,8 @@ CFLAGS := -g -O2 -std=gnu11 -Wall -Wextra -Werror -Wno-unused-parameter \
 BPF_CFLAGS := -g -O2 -target bpf -D__TARGET_ARCH_x86 -Wall -Werror \
 	-Ivmlinux -Ibpf
 # One static binary: what an engineer copies onto a production box.
-STATIC_LIBS := -lbpf -lelf -ljson-c -lcapstone -lpfm -lz -lzstd -lm
-TEST_LIBS := -lbpf -lelf -ljson-c -lcapstone -lpfm -lz -lzstd -lm -lcmocka
+STATIC_LIBS := -lbpf -lelf -ljson-c -lcapstone -lpfm -lz -lzstd -lm -lresolv
+TEST_LIBS := -lbpf -lelf -ljson-c -lcapstone -lpfm -lz -lzstd -lm -lcmocka -lresolv
 
 BPF_SRCS := $(wildcard bpf/*.bpf.c)
 BPF_OBJS := $(patsubst bpf/%.bpf.c,$(OUTPUT)/%.bpf.o,$(BPF_SRCS))
@@ -145,7 +145,7 @@ FUZZ_CC := $(CLANG) -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-rec
 # the model and run-file layer: json-c and libm, no libbpf, no kernel code
 FUZZ_runfile_SRCS := $(wildcard user/model/*.c user/render/*.c user/runfile/*.c) \
 	user/cmd/cmd_report.c
-FUZZ_runfile_LIBS := -ljson-c -lm
+FUZZ_runfile_LIBS := -ljson-c -lm -lresolv
 FUZZ_elf_SRCS := user/kernel/elfread.c
 FUZZ_elf_LIBS := -lelf -lz -lzstd
 FUZZ_btf_SRCS := user/kernel/btffile.c user/runfile/fileio.c

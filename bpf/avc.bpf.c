@@ -107,6 +107,7 @@ static __always_inline void avc_walk(struct chain_walk *w, __u64 avc,
 	/* the window: the entry's key at its start up to list.next */
 	walk_chain(w, first, PFT_END_NULL, AVC_OFF(list), 0, AVC_OFF(list) + 8,
 		   avc_node_matches, k);
+	count_key(k->ssid | (__u64)k->tsid << 32, k->tclass, w);
 }
 
 static __always_inline int avc_fexit(__u64 avc, __u32 ssid, __u32 tsid,
@@ -172,3 +173,33 @@ int BPF_KRETPROBE(kretprobe_avc_lookup, __u64 ret)
 	account_stashed(ret);
 	return 0;
 }
+
+/* The whole cache, for snapshots: selinux_avc.avc_cache.slots[] */
+#define SNAP_LINK AVC_OFF(list)
+#define SNAP_END PFT_END_NULL
+
+static __always_inline int snap_locate(struct snap_state *st)
+{
+	if (!avc_global_addr)
+		return -1;
+	st->table = avc_global_addr + bpf_core_field_offset(struct selinux_avc, avc_cache) +
+		    bpf_core_field_offset(struct avc_cache, slots);
+	st->slots = avc_slots;
+	st->stride = sizeof(struct hlist_head);
+	return 0;
+}
+
+static __always_inline __u64 snap_first(__u64 head)
+{
+	return head;
+}
+
+/* k0: ssid | tsid << 32, k1: tclass */
+static __always_inline void snap_key_of(__u64 entry, struct snap_key *k)
+{
+	k->k0 = kread_u32(entry + AVC_OFF(ae.ssid)) |
+		(__u64)kread_u32(entry + AVC_OFF(ae.tsid)) << 32;
+	k->k1 = (__u16)kread_u32(entry + AVC_OFF(ae.tclass));
+}
+
+#include "snapshot.bpf.h"

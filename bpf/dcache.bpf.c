@@ -78,6 +78,7 @@ static __always_inline void dcache_walk(struct chain_walk *w, __u64 parent, __u6
 	first = kread_u64(table + ((__u32)k.hash_len >> shift) * sizeof(struct hlist_bl_head));
 	walk_chain(w, first & ~1ULL, PFT_END_NULL, D_OFF(d_hash), D_LO, D_LEN,
 		   dentry_matches, &k);
+	count_key(k.hash_len, 0, w);
 }
 
 static __always_inline int dcache_exit(__u64 parent, __u64 name, __u64 ret)
@@ -141,3 +142,34 @@ int BPF_KRETPROBE(kretprobe_d_lookup, __u64 ret)
 	account_stashed(ret);
 	return 0;
 }
+
+/* The whole table, for snapshots: dentry_hashtable[1 << (32 - d_hash_shift)] */
+#define SNAP_LINK D_OFF(d_hash)
+#define SNAP_END PFT_END_NULL
+
+static __always_inline int snap_locate(struct snap_state *st)
+{
+	__u32 shift = kread_u32(d_hash_shift_addr);
+
+	if (!dentry_hashtable_addr || !shift || shift >= 32)
+		return -1;
+	st->table = kread_u64(dentry_hashtable_addr);
+	st->slots = 1ULL << (32 - shift);
+	st->stride = sizeof(struct hlist_bl_head);
+	return 0;
+}
+
+/* hlist_bl: bit 0 of the head is the bucket's lock */
+static __always_inline __u64 snap_first(__u64 head)
+{
+	return head & ~1ULL;
+}
+
+/* k0: d_name.hash_len (the 32-bit name hash the bucket comes from, and the length) */
+static __always_inline void snap_key_of(__u64 entry, struct snap_key *k)
+{
+	k->k0 = kread_u64(entry + D_OFF(d_name.hash_len));
+	k->k1 = 0;
+}
+
+#include "snapshot.bpf.h"

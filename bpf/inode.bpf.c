@@ -21,6 +21,7 @@
 char LICENSE[] SEC("license") = "GPL";
 
 const volatile __u64 i_hash_shift_addr = 0;
+const volatile __u64 inode_hashtable_addr = 0;   /* for snapshots */
 
 #define MAX_ERRNO 4095
 
@@ -55,6 +56,7 @@ static __always_inline void inode_walk(struct chain_walk *w, __u64 sb, __u64 hea
 		note_table_slots(1ULL << shift);
 	walk_chain(w, (__u64)ARG_FIELD(typed, head, struct hlist_head, first), PFT_END_NULL,
 		   I_OFF(i_hash), I_LO, I_LEN, inode_matches, &k);
+	count_key(k.sb, k.ino, w);
 }
 
 /* the kernel's verdict: an error pointer (-ESTALE) is a found inode too */
@@ -121,3 +123,33 @@ int BPF_KRETPROBE(kretprobe_find_inode_fast, __u64 ret)
 	bpf_map_delete_elem(&pending_walks, &tid);
 	return 0;
 }
+
+/* The whole table, for snapshots: inode_hashtable[1 << i_hash_shift] */
+#define SNAP_LINK I_OFF(i_hash)
+#define SNAP_END PFT_END_NULL
+
+static __always_inline int snap_locate(struct snap_state *st)
+{
+	__u32 shift = kread_u32(i_hash_shift_addr);
+
+	if (!inode_hashtable_addr || !shift || shift >= 32)
+		return -1;
+	st->table = kread_u64(inode_hashtable_addr);
+	st->slots = 1ULL << shift;
+	st->stride = sizeof(struct hlist_head);
+	return 0;
+}
+
+static __always_inline __u64 snap_first(__u64 head)
+{
+	return head;
+}
+
+/* k0: i_sb, k1: i_ino (hash(sb, ino) of fs/inode.c) */
+static __always_inline void snap_key_of(__u64 entry, struct snap_key *k)
+{
+	k->k0 = kread_u64(entry + I_OFF(i_sb));
+	k->k1 = kread_u64(entry + I_OFF(i_ino));
+}
+
+#include "snapshot.bpf.h"

@@ -69,6 +69,7 @@ static __always_inline void mount_walk(struct chain_walk *w, __u64 mnt, __u64 de
 	tmp += tmp >> (shift & 63);
 	walk_chain(w, kread_u64(table + (tmp & mask) * sizeof(struct hlist_head)),
 		   PFT_END_NULL, M_OFF(mnt_hash), M_LO, M_LEN, mount_matches, &k);
+	count_key(k.mnt, k.dentry, w);
 }
 
 SEC("fexit/__lookup_mnt")
@@ -101,3 +102,31 @@ int BPF_KRETPROBE(kretprobe_lookup_mnt, __u64 ret)
 	account_stashed(ret);
 	return 0;
 }
+
+/* The whole table, for snapshots: mount_hashtable[m_hash_mask + 1] */
+#define SNAP_LINK M_OFF(mnt_hash)
+#define SNAP_END PFT_END_NULL
+
+static __always_inline int snap_locate(struct snap_state *st)
+{
+	if (!mount_hashtable_addr)
+		return -1;
+	st->table = kread_u64(mount_hashtable_addr);
+	st->slots = (__u64)kread_u32(m_hash_mask_addr) + 1;
+	st->stride = sizeof(struct hlist_head);
+	return 0;
+}
+
+static __always_inline __u64 snap_first(__u64 head)
+{
+	return head;
+}
+
+/* k0: &mnt_parent->mnt, k1: mnt_mountpoint: m_hash()'s two inputs */
+static __always_inline void snap_key_of(__u64 entry, struct snap_key *k)
+{
+	k->k0 = kread_u64(entry + M_OFF(mnt_parent)) + M_OFF(mnt);
+	k->k1 = kread_u64(entry + M_OFF(mnt_mountpoint));
+}
+
+#include "snapshot.bpf.h"

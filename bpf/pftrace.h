@@ -32,6 +32,7 @@ enum pft_chain_end {
 struct walk_config {
 	__u32 sample_every;         /* --sample N: walk one call in N per CPU */
 	__u32 walk_off;             /* -C walk=off: return at once (bench floor) */
+	__u32 count_keys;           /* --snapshot: count lookups by key in key_counts */
 };
 
 /*
@@ -88,8 +89,58 @@ struct chain_counters {
 	__u64 read_faults;          /* walks stopped by a failed kernel read */
 	__u64 self_disagree;        /* completed walks whose verdict was not the kernel's */
 	__u64 lost;                 /* kprobe entry state that could not be kept */
+	__u64 keys_dropped;         /* lookups not counted by key: key_counts was full */
 	__u64 chain_walked_hist[PFT_HIST_SLOTS]; /* every completed walk */
 	__u64 hit_pos_hist[PFT_HIST_SLOTS];      /* completed walks that hit */
+};
+
+/*
+ * A whole-table snapshot (bpf/snapshot.bpf.h): the loader runs a
+ * recipe's "snapshot_table" program with BPF_PROG_TEST_RUN again and
+ * again; each run walks up to PFT_SNAP_STEPS steps (a bucket head or a
+ * node each) from where the last stopped, and leaves the chain length
+ * and a signature of every bucket it finished, and the key of every
+ * node it visited. One struct, in the object's ".data.snap" map.
+ */
+#define PFT_SNAP_STEPS 1024
+/* a chain longer than this is cut (a list changing underneath can cycle) */
+#define PFT_SNAP_MAX_CHAIN 65536
+/* What a rehash needs of one entry; its meaning is the recipe's (key_layout). */
+struct snap_key {
+	__u64 k0;
+	__u64 k1;
+};
+struct snap_state {
+	/* the table, found by the recipe on the first run */
+	__u64 table;                /* bucket array */
+	__u64 slots;
+	__u64 stride;               /* bytes per bucket */
+	/* where the walk is: bucket, node (0: at the bucket's head), so far */
+	__u64 bucket;
+	__u64 pos;
+	__u64 len;
+	__u64 sig;                  /* node addresses of the bucket, mixed */
+	__u32 in_chain;             /* the bucket's head has been read */
+	__u32 with_keys;            /* loader: record keys (the first pass) */
+	__s32 err;                  /* a kernel read failed (or the table is unknown) */
+	/* this run's output, appended by the loader to what earlier runs gave */
+	__u32 buckets_done;         /* chain[] and chain_sig[] of the buckets finished */
+	__u32 nodes;                /* keys[0, n) */
+	__u32 pad;
+	__u64 cut;                  /* chains cut at PFT_SNAP_MAX_CHAIN, all runs */
+};
+/* key_counts: lookups per key (struct snap_key), by our walk's verdict */
+#define PFT_KEY_COUNTS_MAX 65536
+struct key_hits {
+	__u64 hits;
+	__u64 misses;
+};
+
+struct snap_buf {
+	struct snap_state st;
+	__u32 chain[PFT_SNAP_STEPS];
+	__u32 chain_sig[PFT_SNAP_STEPS];
+	struct snap_key keys[PFT_SNAP_STEPS];
 };
 
 #endif /* PFTRACE_H */

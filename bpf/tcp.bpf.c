@@ -31,6 +31,7 @@ char LICENSE[] SEC("license") = "GPL";
 
 const volatile __u64 ehash_secret_addr = 0;
 const volatile bool ehash_adds_lport = false;   /* 6.15+ */
+const volatile __u64 tcp_hashinfo_addr = 0;     /* for snapshots: init_net's table */
 
 struct ehash_key {
 	__u64 net;
@@ -109,6 +110,7 @@ static __always_inline void tcp_walk(struct chain_walk *w, __u64 net, __u64 hash
 	note_table_slots((__u64)mask + 1);
 	walk_chain(w, kread_u64(ehash + (__u64)(k.hash & mask) * sizeof(struct inet_ehash_bucket)),
 		   PFT_END_NULLS, SK_OFF(skc_nulls_node), SK_LO, SK_LEN, sock_matches, &k);
+	count_key(k.hash, 0, w);
 }
 
 static __always_inline int tcp_exit(__u64 net, __u64 hashinfo, __u32 saddr, __u16 sport,
@@ -166,3 +168,32 @@ int BPF_KRETPROBE(kretprobe_inet_lookup_established, __u64 ret)
 	account_stashed(ret);
 	return 0;
 }
+
+/* The whole table, for snapshots: tcp_hashinfo.ehash[ehash_mask + 1] */
+#define SNAP_LINK SK_OFF(skc_nulls_node)
+#define SNAP_END PFT_END_NULLS
+
+static __always_inline int snap_locate(struct snap_state *st)
+{
+	if (!tcp_hashinfo_addr)
+		return -1;
+	st->table = kread_u64(tcp_hashinfo_addr + bpf_core_field_offset(struct inet_hashinfo, ehash));
+	st->slots = (__u64)kread_u32(tcp_hashinfo_addr +
+				     bpf_core_field_offset(struct inet_hashinfo, ehash_mask)) + 1;
+	st->stride = bpf_core_type_size(struct inet_ehash_bucket);
+	return 0;
+}
+
+static __always_inline __u64 snap_first(__u64 head)
+{
+	return head;
+}
+
+/* k0: skc_hash, the full hash the bucket is taken from (hash & ehash_mask) */
+static __always_inline void snap_key_of(__u64 entry, struct snap_key *k)
+{
+	k->k0 = kread_u32(entry + SK_OFF(skc_hash));
+	k->k1 = 0;
+}
+
+#include "snapshot.bpf.h"

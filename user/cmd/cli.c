@@ -11,7 +11,7 @@
 #include "fileio.h"
 
 enum { OPT_FORMAT = 256, OPT_BTF, OPT_DRY_RUN, OPT_SAMPLE, OPT_MAX_OVERHEAD, OPT_NO_SAMPLES,
-       OPT_VMLINUX };
+       OPT_VMLINUX, OPT_SNAPSHOT, OPT_KEYS };
 
 /* The trace command's options: getopt's arrays and --help come from here. */
 static const struct opt_spec trace_opt_specs[] = {
@@ -31,6 +31,10 @@ static const struct opt_spec trace_opt_specs[] = {
 				 "where there is no PMU; perf names or libpfm4's)" },
 	{ "freq", 'F', "HZ", "samples per second and CPU (default 999)" },
 	{ "no-samples", OPT_NO_SAMPLES, NULL, "walks only" },
+	{ "snapshot", OPT_SNAPSHOT, NULL, "at the end, walk the whole table: its shape beside\n"
+					   "ideal hashing, and every key (for pftrace whatif)" },
+	{ "keys", OPT_KEYS, "N", "--snapshot: count lookups of at most N distinct keys\n"
+				 "(default 65536; the others are counted as dropped)" },
 	{ "vmlinux", OPT_VMLINUX, "FILE", "kernel text for the annotation where there is no\n"
 					  "/proc/kcore (else it is read through BPF)" },
 	{ "knob", 'C', "KEY=VALUE", "a rare knob (below)" },
@@ -84,6 +88,8 @@ void print_usage(FILE *f)
 "       pftrace diff BEFORE.json AFTER.json\n"
 "       pftrace merge RUN.json... [-o FILE] [--format json|openmetrics]\n"
 "       pftrace replay RUN.json [-t FUNC] | --synthetic SPEC [--cold] [-r N] [-o FILE]\n"
+"       pftrace snapshot -f FUNC [-d SECONDS] [-o FILE] [-- COMMAND...]\n"
+"       pftrace whatif RUN.json [-t FUNC] [--bits LIST] [--hash LIST]\n"
 "       pftrace sites [-f FUNC]... [-d SECONDS] [-e EVENT] [-F HZ] [-- COMMAND...]\n"
 "       pftrace --version\n"
 "\n"
@@ -210,6 +216,7 @@ int parse_trace_opts(int argc, char **argv, struct trace_opts *o)
 	o->sample_every = 1;
 	o->event = "cycles";
 	o->sample_hz = 999;
+	o->key_limit = PFT_KEY_COUNTS_MAX;
 	record_cmdline(o, argc, argv);
 	opts_begin(&parser, trace_opt_specs, true);
 	while ((c = opts_next(&parser, argc, argv)) != -1) {
@@ -270,6 +277,15 @@ int parse_trace_opts(int argc, char **argv, struct trace_opts *o)
 			break;
 		case OPT_VMLINUX:
 			o->vmlinux = optarg;
+			break;
+		case OPT_SNAPSHOT:
+			o->snapshot = true;
+			break;
+		case OPT_KEYS:
+			n = strtol(optarg, &end, 10);
+			if (end == optarg || *end || n < 1 || n > 4194304)
+				return bad("--keys wants a whole number from 1 to 4194304, not '%s'", optarg);
+			o->key_limit = (unsigned int)n;
 			break;
 		case 'C':
 			if (parse_knob(o, optarg))

@@ -17,6 +17,7 @@
 #include "runtools.h"
 #include "session.h"
 #include "sites.h"
+#include "whatif.h"
 
 static const struct {
 	const char *name;
@@ -29,6 +30,8 @@ static const struct {
 	{ "merge", cmd_merge },
 	{ "replay", cmd_replay },
 	{ "sites", cmd_sites },
+	{ "snapshot", cmd_snapshot },
+	{ "whatif", cmd_whatif },
 };
 
 int main(int argc, char **argv)

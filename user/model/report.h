@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include "aggregate.h"
 #include "profile.h"
+#include "table.h"
 
 #define PFT_MAX_TARGETS 8
 
@@ -41,6 +42,8 @@ struct target_report {
 	__u64 run_time_ns;
 	__u64 runs;
 	__u64 recursion_misses;  /* calls the kernel skipped: program busy on that CPU */
+	const struct table_snapshot *snapshot;   /* --snapshot, or NULL */
+	const char *snapshot_error;              /* why a snapshot asked for is missing */
 };
 
 /* A replay section (pftrace replay -o), as read back from a run file. */

@@ -9,6 +9,7 @@
 
 #include "hist.h"
 #include "report.h"
+#include "table_render.h"
 
 #define add(obj, key, val) json_object_object_add((obj), (key), (val))
 #define u64(v) json_object_new_uint64(v)
@@ -75,6 +76,10 @@ static struct json_object *target_json(const struct target_report *t, double dur
 	add(sc, "agree_pct", json_object_new_double(w->agree_pct));
 	add(sc, "ok", json_object_new_boolean(w->self_check_ok));
 	add(o, "self_check", sc);
+	if (t->snapshot)
+		add(o, "snapshot", snapshot_json(t->snapshot));
+	else if (t->snapshot_error)
+		add(o, "snapshot_error", json_object_new_string(t->snapshot_error));
 	/* numbers from a walk the kernel disowns are not data */
 	if (!w->self_check_ok)
 		return o;

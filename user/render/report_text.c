@@ -5,6 +5,7 @@
 
 #include "hist.h"
 #include "report.h"
+#include "table_render.h"
 
 static double pct(__u64 part, __u64 whole)
 {
@@ -97,6 +98,10 @@ void render_target_text(FILE *f, const struct target_report *t, double duration_
 	if (s->read_faults || s->lost)
 		fprintf(f, "  unreadable  %12llu  lost %llu\n",
 			(unsigned long long)s->read_faults, (unsigned long long)s->lost);
+	if (t->snapshot)
+		render_snapshot_text(f, t->snapshot);
+	else if (t->snapshot_error)
+		fprintf(f, "  no snapshot: %s\n", t->snapshot_error);
 	if (!w->self_check_ok) {
 		render_self_check_failure(f, t);
 		return;

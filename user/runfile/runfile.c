@@ -216,6 +216,9 @@ static int check_target_sums(struct reader *r, const char *where, const struct c
 	return 0;
 }
 
+static int read_snapshot(struct reader *r, struct json_object *o, const char *where,
+			 struct table_snapshot *s);
+
 static int read_target(struct reader *r, struct json_object *t, int idx)
 {
 	struct target_report *tr = &r->rf->rep.targets[idx];
@@ -313,7 +316,124 @@ static int read_target(struct reader *r, struct json_object *t, int idx)
 			       (int)json_object_array_length(pf) : 0;
 		tr->profile = p;
 	}
+	v = member(t, "snapshot");
+	if (v) {
+		char swhere[48];
+
+		snprintf(swhere, sizeof(swhere), "%s.snapshot", where);
+		if (read_snapshot(r, v, swhere, &r->rf->snaps[idx]))
+			return -1;
+		uniform_expectation(&r->rf->snaps[idx].shape, &r->rf->snaps[idx].uniform);
+		tr->snapshot = &r->rf->snaps[idx];
+	}
 	report_finish_target(tr);
+	return 0;
+}
+
+/* A bucket count per chain length, every invariant of a table checked. */
+static int read_shape(struct reader *r, struct json_object *o, const char *where,
+		      struct table_shape *s)
+{
+	struct json_object *arr = member(o, "chain_lengths");
+	__u64 buckets = 0, entries = 0, used = 0, longest = 0, min, max, count;
+	size_t i, n;
+
+	memset(s, 0, sizeof(*s));
+	if (get_count(r, o, where, "entries", true, &s->entries) ||
+	    get_count(r, o, where, "buckets", true, &s->buckets) ||
+	    get_count(r, o, where, "buckets_used", true, &s->used) ||
+	    get_count(r, o, where, "longest_chain", true, &s->longest))
+		return -1;
+	if (!arr || !json_object_is_type(arr, json_type_array))
+		return fail(r, "%s has no \"chain_lengths\" array", where);
+	if (s->longest > PFT_SNAP_MAX_CHAIN)
+		return fail(r, "%s.longest_chain %llu is past pftrace's %d", where,
+			    (unsigned long long)s->longest, PFT_SNAP_MAX_CHAIN);
+	s->by_len = calloc(s->longest + 1, sizeof(*s->by_len));
+	if (!s->by_len)
+		return fail(r, "out of memory");
+	n = json_object_array_length(arr);
+	for (i = 0; i < n; i++) {
+		struct json_object *row = json_object_array_get_idx(arr, i);
+
+		if (get_count(r, row, "chain_lengths[]", "min", true, &min) ||
+		    get_count(r, row, "chain_lengths[]", "max", true, &max) ||
+		    get_count(r, row, "chain_lengths[]", "count", true, &count))
+			return -1;
+		if (min != max || max > s->longest || s->by_len[max])
+			return fail(r, "%s.chain_lengths: row %zu is not one new length up to "
+				    "longest_chain", where, i);
+		s->by_len[max] = count;
+		if (add_count(r, "chain_lengths", buckets, count, &buckets) ||
+		    (max && __builtin_mul_overflow(max, count, &count)) ||
+		    add_count(r, "chain_lengths", entries, max ? count : 0, &entries))
+			return -1;
+		used += max ? s->by_len[max] : 0;
+		if (s->by_len[max] && max > longest)
+			longest = max;
+	}
+	if (buckets != s->buckets || entries != s->entries || used != s->used ||
+	    longest != s->longest)
+		return fail(r, "%s: chain_lengths give %llu buckets, %llu entries, %llu used, "
+			    "longest %llu; the snapshot says %llu, %llu, %llu, %llu", where,
+			    (unsigned long long)buckets, (unsigned long long)entries,
+			    (unsigned long long)used, (unsigned long long)longest,
+			    (unsigned long long)s->buckets, (unsigned long long)s->entries,
+			    (unsigned long long)s->used, (unsigned long long)s->longest);
+	return 0;
+}
+
+static int read_snapshot(struct reader *r, struct json_object *o, const char *where,
+			 struct table_snapshot *s)
+{
+	struct json_object *keys = member(o, "keys"), *counts = member(o, "lookups_by_key");
+	enum table_hash h;
+	__u64 bits, n;
+	long long got;
+
+	if (read_shape(r, o, where, &s->shape) || get_count(r, o, where, "bits", true, &bits))
+		return -1;
+	s->hash = get_string(r, o, "hash");
+	h = table_hash_named(s->hash);
+	if (h == TABLE_HASH_NONE)
+		return fail(r, "%s.hash '%s' is no bucket function pftrace knows", where, s->hash);
+	if (bits > 32 || s->shape.buckets != 1ULL << bits)
+		return fail(r, "%s: %llu buckets are not 2^bits (bits %llu)", where,
+			    (unsigned long long)s->shape.buckets, (unsigned long long)bits);
+	s->bits = (unsigned int)bits;
+	s->took_ms = get_number(o, "took_ms");
+	if (get_count(r, o, where, "changed_buckets", false, &s->changed_buckets) ||
+	    get_count(r, o, where, "cut", false, &s->cut))
+		return -1;
+	s->uniform.used = get_number(member(o, "uniform"), "buckets_used");
+	s->uniform.longest = get_number(member(o, "uniform"), "longest_chain");
+	s->uniform.dispersion = get_number(member(o, "uniform"), "dispersion");
+	s->uniform.p_value = get_number(member(o, "uniform"), "p_value");
+	s->uniform.df = (int)get_number(member(o, "uniform"), "df");
+	if (!keys || !member(keys, "base64"))
+		return fail(r, "%s has no keys", where);
+	s->key_layout = get_string(r, keys, "layout");
+	if (get_count(r, keys, where, "count", true, &n))
+		return -1;
+	got = keys_decode(h, json_object_get_string(member(keys, "base64")), &s->keys);
+	if (got < 0 || (__u64)got != n || n != s->shape.entries)
+		return fail(r, "%s.keys: %lld records, %llu said, %llu entries", where, got,
+			    (unsigned long long)n, (unsigned long long)s->shape.entries);
+	s->nkeys = n;
+	if (!counts)
+		return 0;
+	s->counted = true;
+	if (get_count(r, counts, where, "count", true, &n) ||
+	    get_count(r, counts, where, "limit", false, &s->counts_limit) ||
+	    get_count(r, counts, where, "dropped", false, &s->counts_dropped))
+		return -1;
+	if (!member(counts, "base64"))
+		return fail(r, "%s.lookups_by_key has no base64", where);
+	got = key_counts_decode(h, json_object_get_string(member(counts, "base64")), &s->counts);
+	if (got < 0 || (__u64)got != n)
+		return fail(r, "%s.lookups_by_key: %lld records, %llu said", where, got,
+			    (unsigned long long)n);
+	s->ncounts = n;
 	return 0;
 }
 
@@ -512,5 +632,7 @@ void runfile_free(struct run_file *rf)
 
 	for (i = 0; i < rf->nstrings; i++)
 		free(rf->strings[i]);
+	for (i = 0; i < PFT_MAX_TARGETS; i++)
+		table_snapshot_free(&rf->snaps[i]);
 	rf->nstrings = 0;
 }

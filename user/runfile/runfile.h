@@ -14,7 +14,7 @@
 #include "report.h"
 
 /* the largest run file pftrace reads */
-#define RUNFILE_MAX_BYTES (16 << 20)
+#define RUNFILE_MAX_BYTES (64 << 20)
 
 struct run_file {
 	struct run_report rep;
@@ -23,6 +23,7 @@ struct run_file {
 	bool has_histograms[PFT_MAX_TARGETS];  /* withheld after a failed self-check */
 	struct sample_result samples;          /* the sampling summary, if any */
 	struct function_profile profiles[PFT_MAX_TARGETS];  /* counts only, no code */
+	struct table_snapshot snaps[PFT_MAX_TARGETS];       /* targets[].snapshot */
 };
 
 /* 0, or -1 with one line (naming the file) in err. */

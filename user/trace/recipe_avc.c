@@ -63,6 +63,8 @@ static int avc_configure(struct target *t, const struct kernel_facts *kf,
 	if (n == 4 && !strcmp(structs[0], "selinux_avc")) {
 		/* up to 6.3: avc_lookup(struct selinux_avc *avc, ssid, tsid, tclass) */
 		skel->rodata->avc_cache_is_arg = true;
+		/* the same static object, which only a snapshot needs by name */
+		skel->rodata->avc_global_addr = recipe_ksym_soft("selinux_avc");
 	} else if (n == 3) {
 		/* 6.4+: avc_lookup(ssid, tsid, tclass), cache is the global selinux_avc */
 		rc = recipe_ksym("avc_lookup", "selinux_avc", &addr, err, errlen);
@@ -82,6 +84,7 @@ static int avc_configure(struct target *t, const struct kernel_facts *kf,
 	}
 	skel->rodata->avc_slots = (__u32)slots;
 	skel->rodata->avc_hash = avc_hash_for(kf, t->opts);
+	t->table_hash = skel->rodata->avc_hash == PFT_AVC_HASH_MURMUR3 ? "murmur3" : "xor";
 
 	if (n == 4)
 		snprintf(layout, sizeof(layout), "avc_lookup(%s, %s, %s, %s)",
@@ -105,6 +108,8 @@ const struct recipe avc_recipe = {
 	.iterator = "hlist_for_each_entry_rcu(), prefetching before 3.0",
 	.chain_end = PFT_END_NULL,
 	.node_bytes = 64,		/* struct avc_node */
+	.hash = "xor",			/* murmur3 from 6.19: see avc_configure() */
+	.key_layout = "k0 = ssid | tsid << 32, k1 = tclass",
 	.check = avc_check,
 	.open = avc_open,
 	.configure = avc_configure,

@@ -31,6 +31,7 @@ static int inode_configure(struct target *t, const struct kernel_facts *kf,
 	if (rc)
 		return rc;
 	skel->rodata->i_hash_shift_addr = shift;
+	skel->rodata->inode_hashtable_addr = recipe_ksym_soft("inode_hashtable");
 	snprintf(t->detail, sizeof(t->detail), "find_inode_fast(sb, head, ino%s), "
 		 "bucket passed in by iget_locked()/ilookup()", n > 3 ? ", ..." : "");
 	return 0;
@@ -38,7 +39,7 @@ static int inode_configure(struct target *t, const struct kernel_facts *kf,
 
 static const char *const inode_aliases[] = { "iget_locked", "ilookup", NULL };
 
-static const char *const inode_ksyms[] = { "i_hash_shift", NULL };
+static const char *const inode_ksyms[] = { "i_hash_shift", "inode_hashtable", NULL };
 
 const struct recipe inode_recipe = {
 	.name = "inode",
@@ -49,6 +50,8 @@ const struct recipe inode_recipe = {
 	.iterator = "hlist_for_each_entry_rcu(), prefetching before 3.0",
 	.chain_end = PFT_END_NULL,
 	.node_bytes = 640,		/* struct inode */
+	.hash = "inode_hash",
+	.key_layout = "k0 = i_sb, k1 = i_ino",
 	.open = inode_open,
 	.configure = inode_configure,
 	.destroy = inode_destroy,

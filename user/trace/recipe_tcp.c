@@ -62,6 +62,7 @@ static int tcp_configure(struct target *t, const struct kernel_facts *kf,
 	 */
 	skel->rodata->ehash_adds_lport = kf->version >= PFT_KVER(6, 15);
 	skel->rodata->tcp_nparams = (__u32)n;
+	skel->rodata->tcp_hashinfo_addr = recipe_ksym_soft("tcp_hashinfo");
 	snprintf(t->detail, sizeof(t->detail), "__inet_lookup_established(net, %ssaddr, sport, "
 		 "daddr, hnum, ...), bucket %s & ehash_mask", n == 8 ? "hashinfo, " : "",
 		 kf->version >= PFT_KVER(6, 15) ? "(hnum + inet_ehashfn() of port 0)" : "inet_ehashfn()");
@@ -70,7 +71,8 @@ static int tcp_configure(struct target *t, const struct kernel_facts *kf,
 
 static const char *const tcp_aliases[] = { "__inet_lookup", "tcp_v4_early_demux", NULL };
 
-static const char *const tcp_ksyms[] = { "net_hotdata", "inet_ehash_secret.*", NULL };
+static const char *const tcp_ksyms[] = { "net_hotdata", "inet_ehash_secret.*", "tcp_hashinfo",
+					 NULL };
 
 const struct recipe tcp_recipe = {
 	.name = "tcp",
@@ -81,6 +83,8 @@ const struct recipe tcp_recipe = {
 	.iterator = "sk_nulls_for_each_rcu()",
 	.chain_end = PFT_END_NULLS,
 	.node_bytes = 2368,		/* struct tcp_sock */
+	.hash = "ehash",
+	.key_layout = "k0 = skc_hash",
 	.open = tcp_open,
 	.configure = tcp_configure,
 	.destroy = tcp_destroy,

@@ -30,6 +30,7 @@
 #include "report.h"
 #include "sampling.h"
 #include "session.h"
+#include "snapshot.h"
 #include "targets.h"
 #include "workload.h"
 
@@ -45,6 +46,8 @@ struct session {
 	int nfuncs;
 	const struct kfunc *traced_fn[PFT_MAX_TARGETS];  /* NULL: not in kallsyms */
 	struct function_profile profiles[PFT_MAX_TARGETS];
+	struct table_snapshot snaps[PFT_MAX_TARGETS];
+	char snap_err[PFT_MAX_TARGETS][PFT_ERRLEN];
 	int bpf_stats_fd;        /* BPF_ENABLE_STATS, held for this session only */
 	char stats_why[PFT_ERRLEN];
 	struct kernel_facts kf;
@@ -167,6 +170,9 @@ static int target_start_method(struct target *t, const struct kernel_facts *kf,
 	if (select_programs(t, kf, err, errlen) || set_walk_config(t, err, errlen) ||
 	    r->configure(t, kf, err, errlen))
 		return 2;
+	if (t->opts->snapshot &&
+	    snapshot_prepare(t, !t->opts->snapshot_only, t->opts->key_limit, err, errlen))
+		return 2;
 	rc = bpf_object__load(t->obj);
 	if (rc) {
 		snprintf(err, errlen, "%s: the kernel refused the %s programs: %s (-v shows "
@@ -179,7 +185,9 @@ static int target_start_method(struct target *t, const struct kernel_facts *kf,
 	bpf_object__for_each_program(prog, t->obj) {
 		struct bpf_link *link;
 
-		if (!bpf_program__autoload(prog))
+		/* the snapshot program runs by BPF_PROG_TEST_RUN, never from a hook */
+		if (!bpf_program__autoload(prog) || !strcmp(bpf_program__name(prog), "snapshot_table") ||
+		    t->opts->snapshot_only)
 			continue;
 		if (t->nlinks == PFT_MAX_LINKS) {
 			snprintf(err, errlen, "%s: too many programs", r->traced);
@@ -207,7 +215,8 @@ static void read_overhead(const struct target *t, __u64 *run_time_ns, __u64 *run
 		struct bpf_prog_info info;
 		__u32 len = sizeof(info);
 
-		if (!bpf_program__autoload(prog) || bpf_program__fd(prog) < 0)
+		if (!bpf_program__autoload(prog) || bpf_program__fd(prog) < 0 ||
+		    !strcmp(bpf_program__name(prog), "snapshot_table"))
 			continue;
 		memset(&info, 0, sizeof(info));
 		if (bpf_obj_get_info_by_fd(bpf_program__fd(prog), &info, &len))
@@ -698,6 +707,31 @@ static void stop(struct session *s)
 	workload_stop(&s->run);
 }
 
+/*
+ * The whole table, after the walks were detached, and the lookups the
+ * trace counted by key. A snapshot that fails leaves the run intact and
+ * says why, in the report and on stderr.
+ */
+static void collect_snapshot(struct session *s, int i, struct target_report *tr)
+{
+	struct target *t = &s->targets[i];
+	struct table_snapshot *snap = &s->snaps[i];
+	char *err = s->snap_err[i];
+
+	if (snapshot_take(t, snap, err, PFT_ERRLEN)) {
+		fprintf(stderr, "pftrace: %s\n", err);
+		tr->snapshot_error = err;
+		return;
+	}
+	if (!s->opts->snapshot_only &&
+	    snapshot_read_counts(t, snap, s->ncpus, err, PFT_ERRLEN)) {
+		fprintf(stderr, "pftrace: %s: cannot read the key counts\n", t->recipe->traced);
+		tr->snapshot_error = err;
+		snprintf(err, PFT_ERRLEN, "key counts unreadable");
+	}
+	tr->snapshot = snap;
+}
+
 /* The run as the renderers and the run file know it; pointers into s. */
 static void collect(struct session *s, struct run_report *rep)
 {
@@ -725,6 +759,8 @@ static void collect(struct session *s, struct run_report *rep)
 		fill_overhead(tr, s, &s->targets[i]);
 		if (s->sampled)
 			tr->profile = &s->profiles[i];
+		if (o->snapshot)
+			collect_snapshot(s, i, tr);
 	}
 	rep->samples = s->sampled ? &s->samples : NULL;
 	rep->sampling_off = o->no_samples ? NULL : s->sampling_off;
@@ -768,8 +804,10 @@ static void session_free(struct session *s)
 	free(s->percpu_buf);
 	sampler_free(s->sampler);
 	sample_result_free(&s->samples);
-	for (i = 0; i < s->ntargets; i++)
+	for (i = 0; i < s->ntargets; i++) {
 		profile_free(&s->profiles[i]);
+		table_snapshot_free(&s->snaps[i]);
+	}
 	kfuncs_free(s->funcs, s->nfuncs);
 	if (s->bpf_stats_fd >= 0)
 		close(s->bpf_stats_fd);
@@ -804,7 +842,11 @@ int run_trace(const struct trace_opts *o)
 	if (!rc && !o->dry_run)
 		rc = attach(s, &phase_start);
 	if (!rc && !o->dry_run) {
-		wait_for_end(s);
+		if (!o->snapshot_only)
+			wait_for_end(s);
+		else
+			s->wall_start = time(NULL), s->start = monotonic_s(),
+			s->end_reason = "snapshot only";
 		stop(s);
 		collect(s, rep);
 		rc = render(s, rep);

@@ -51,6 +51,13 @@ int recipe_ksym(const char *func, const char *sym, unsigned long *addr,
 	return 0;
 }
 
+unsigned long recipe_ksym_soft(const char *sym)
+{
+	unsigned long addr = 0;
+
+	return ksym_address(sym, NULL, &addr) ? addr : 0;
+}
+
 const char *attach_method_name(enum attach_method m)
 {
 	switch (m) {

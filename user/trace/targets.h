@@ -34,6 +34,9 @@ struct recipe {
 	enum pft_chain_end chain_end;    /* NULL, or an hlist_nulls marker */
 	/* the chained node's size (x86-64, Debian 6.12's BTF): what replay lays out */
 	unsigned int node_bytes;
+	/* for snapshots and whatif: the bucket function (model/table.h) and what a key holds */
+	const char *hash;
+	const char *key_layout;
 	/* The environment the table needs (SELinux on, ...): 0 or -errno. */
 	int (*check)(const struct kernel_facts *kf, char *err, size_t errlen);
 	/* Open the skeleton into t->skel and t->obj. */
@@ -63,6 +66,7 @@ struct target {
 	struct bpf_link *links[PFT_MAX_LINKS];
 	int nlinks;
 	int counters_fd;                  /* its per-CPU chain_counters map */
+	const char *table_hash;           /* the kernel's bucket function (recipe->hash, or AVC's) */
 };
 
 extern const struct recipe *const recipes[];
@@ -91,6 +95,8 @@ void preload_recipe_ksyms(const struct recipe *const *list, int n);
 /* Address of a kernel global from kallsyms, or a one-line reason. */
 int recipe_ksym(const char *func, const char *sym, unsigned long *addr,
 		char *err, size_t errlen);
+/* The same for a symbol only snapshots need: 0 when it cannot be had. */
+unsigned long recipe_ksym_soft(const char *sym);
 
 const char *attach_method_name(enum attach_method m);
 const struct recipe *recipe_for(const char *func);

@@ -40,6 +40,9 @@ struct trace_opts {
 	bool no_samples;          /* --no-samples */
 	const char *vmlinux;      /* --vmlinux: kernel text where there is no kcore */
 	bool dry_run;
+	bool snapshot;            /* --snapshot: walk the whole table at the end */
+	bool snapshot_only;       /* pftrace snapshot without -d or COMMAND: attach nothing */
+	unsigned int key_limit;   /* --snapshot: keys counted at most (key_counts' size) */
 	struct knob knobs[PFT_MAX_KNOBS];
 	int nknobs;
 	char **command;           /* after "--": run it while tracing */

@@ -1,0 +1,368 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * pftrace snapshot: a trace whose point is the whole table (--snapshot),
+ * attaching nothing unless asked to trace for a while (-d, COMMAND).
+ *
+ * pftrace whatif: from a run file's snapshot alone, lay the table's keys
+ * out again in other sizes and, for the AVC, under other hashes, and
+ * weigh each layout by the lookups the trace counted per key. The
+ * kernel's own configuration comes first, predicted beside measured:
+ * the prediction of the snapshot itself must be exact (the identity
+ * check, exit 3 if not), and its mean walk beside the traced one shows
+ * the model's error.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <json-c/json.h>
+
+#include "cli.h"
+#include "fileio.h"
+#include "opts.h"
+#include "runfile.h"
+#include "session.h"
+#include "table_render.h"
+#include "trace_opts.h"
+#include "whatif.h"
+
+int cmd_snapshot(int argc, char **argv)
+{
+	struct trace_opts o;
+	char cmdline[sizeof(o.cmdline)];
+	int rc = parse_trace_opts(argc, argv, &o);
+
+	if (rc)
+		return rc < 0 ? 0 : rc;
+	snprintf(cmdline, sizeof(cmdline), "pftrace snapshot%s", o.cmdline + strlen("pftrace"));
+	memcpy(o.cmdline, cmdline, sizeof(o.cmdline));
+	o.snapshot = true;
+	o.no_samples = true;
+	o.snapshot_only = !o.duration_s && !o.command;
+	if (o.snapshot_only && o.interval_s)
+		return pft_refuse("snapshot", "-i needs -d or a COMMAND to trace for");
+	return run_trace(&o);
+}
+
+enum { OPT_BITS = 256, OPT_HASH, OPT_WFORMAT };
+
+static const struct opt_spec whatif_opt_specs[] = {
+	{ "target", 't', "FUNC", "only this traced function's table" },
+	{ "bits", OPT_BITS, "LIST", "table sizes as log2 of the buckets, e.g. 9,10,12\n"
+				    "(default: the AVC's 9-14; others the kernel's -1..+3)" },
+	{ "hash", OPT_HASH, "LIST", "AVC bucket functions: xor, murmur3, jhash (default all)" },
+	{ "format", OPT_WFORMAT, "FORMAT", "text or json (default text)" },
+	{ "knob", 'C', "KEY=VALUE", "current.hash=NAME: take NAME for the kernel's own hash\n"
+				    "(a debug knob: the identity check must then fail)" },
+	{ "help", 'h', NULL, "this text" },
+	{ 0 },
+};
+
+static const struct cmd_spec whatif_cmd = {
+	"whatif", "whatif RUN.json [-t FUNC] [--bits LIST] [--hash LIST] [--format text|json]",
+	"predict the table's shape and walks at other sizes and hashes, from a run\n"
+	"file with a snapshot (pftrace snapshot, or a trace with --snapshot)",
+	whatif_opt_specs,
+};
+
+#define MAX_ALTS 64
+
+struct whatif_req {
+	const char *path;
+	const char *target;
+	unsigned int bits[MAX_ALTS];
+	int nbits;
+	enum table_hash hashes[4];
+	int nhashes;
+	bool json;
+	enum table_hash forced_current;
+};
+
+static int parse_bits(const char *list, struct whatif_req *q)
+{
+	char buf[256], *tok, *save = NULL, *end;
+	long v;
+
+	snprintf(buf, sizeof(buf), "%s", list);
+	for (tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+		v = strtol(tok, &end, 10);
+		if (end == tok || *end || v < 1 || v > PFT_TABLE_MAX_BITS)
+			return pft_refuse("whatif", "--bits wants log2 sizes from 1 to %d, not '%s'",
+					  PFT_TABLE_MAX_BITS, tok);
+		if (q->nbits == MAX_ALTS)
+			return pft_refuse("whatif", "--bits: at most %d sizes", MAX_ALTS);
+		q->bits[q->nbits++] = (unsigned int)v;
+	}
+	if (!q->nbits)
+		return pft_refuse("whatif", "--bits wants a list such as 9,10,12");
+	return 0;
+}
+
+static int parse_hashes(const char *list, struct whatif_req *q)
+{
+	char buf[256], *tok, *save = NULL;
+	enum table_hash h;
+
+	snprintf(buf, sizeof(buf), "%s", list);
+	for (tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+		h = table_hash_named(tok);
+		if (h != TABLE_HASH_XOR && h != TABLE_HASH_MURMUR3 && h != TABLE_HASH_JHASH)
+			return pft_refuse("whatif", "--hash wants xor, murmur3 or jhash, not '%s'", tok);
+		if (q->nhashes == 4)
+			return pft_refuse("whatif", "--hash: at most 4 hashes");
+		q->hashes[q->nhashes++] = h;
+	}
+	if (!q->nhashes)
+		return pft_refuse("whatif", "--hash wants a list such as xor,murmur3");
+	return 0;
+}
+
+static int parse_whatif(int argc, char **argv, struct whatif_req *q)
+{
+	struct opt_parser parser;
+	const char *eq;
+	int c;
+
+	memset(q, 0, sizeof(*q));
+	opts_begin(&parser, whatif_opt_specs, false);
+	while ((c = opts_next(&parser, argc, argv)) != -1) {
+		switch (c) {
+		case 't':
+			q->target = optarg;
+			break;
+		case OPT_BITS:
+			if (parse_bits(optarg, q))
+				return 2;
+			break;
+		case OPT_HASH:
+			if (parse_hashes(optarg, q))
+				return 2;
+			break;
+		case OPT_WFORMAT:
+			if (strcmp(optarg, "text") && strcmp(optarg, "json"))
+				return pft_refuse("whatif", "--format wants text or json, not '%s'", optarg);
+			q->json = !strcmp(optarg, "json");
+			break;
+		case 'C':
+			eq = strchr(optarg, '=');
+			if (!eq || strncmp(optarg, "current.hash=", 13) ||
+			    table_hash_named(eq + 1) == TABLE_HASH_NONE)
+				return pft_refuse("whatif", "-C wants current.hash=NAME, not '%s'", optarg);
+			q->forced_current = table_hash_named(eq + 1);
+			break;
+		case 'h':
+			cmd_print_help(stdout, &whatif_cmd);
+			return -1;
+		case ':':
+			return pft_refuse("whatif", "option '%s' needs a value", pft_optname(argv));
+		default:
+			return pft_refuse("whatif", "unknown option '%s' (see pftrace whatif --help)",
+					  pft_optname(argv));
+		}
+	}
+	if (optind + 1 != argc)
+		return pft_refuse("whatif", optind >= argc ? "give one run file" :
+				  "one run file only, not '%s'", argv[optind + (optind < argc)]);
+	q->path = argv[optind];
+	return 0;
+}
+
+/* The alternatives for one table, the kernel's own configuration first. */
+static int alternatives(const struct whatif_req *q, const struct table_snapshot *s,
+			enum table_hash current, enum table_hash *hash, unsigned int *bits)
+{
+	enum table_hash avc[3] = { TABLE_HASH_XOR, TABLE_HASH_MURMUR3, TABLE_HASH_JHASH };
+	const enum table_hash *hl = q->nhashes ? q->hashes : avc;
+	int nh = q->nhashes ? q->nhashes : 3, n = 0, i, j;
+	unsigned int defbits[8];
+	int nb = 0;
+	bool is_avc = table_hash_compatible(TABLE_HASH_XOR, current);
+
+	hash[n] = current;
+	bits[n++] = s->bits;
+	if (q->nbits) {
+		for (i = 0; i < q->nbits; i++)
+			defbits[nb < 8 ? nb++ : 7] = q->bits[i];
+	} else if (is_avc) {
+		for (i = 9; i <= 14; i++)
+			defbits[nb++] = (unsigned int)i;
+	} else {
+		for (i = -1; i <= 3; i++)
+			if ((int)s->bits + i >= 1 && (int)s->bits + i <= PFT_TABLE_MAX_BITS)
+				defbits[nb++] = (unsigned int)((int)s->bits + i);
+	}
+	if (!is_avc) {
+		hl = &current;
+		nh = 1;
+	}
+	for (i = 0; i < nb; i++)
+		for (j = 0; j < nh && n < MAX_ALTS; j++) {
+			if (hl[j] == current && defbits[i] == s->bits)
+				continue;
+			hash[n] = hl[j];
+			bits[n++] = defbits[i];
+		}
+	return n;
+}
+
+static void print_row(const struct layout_prediction *p, bool current, bool counted,
+		      const struct target_report *t)
+{
+	char nb[48], walk[64];
+
+	snprintf(nb, sizeof(nb), "%llu/%llu", (unsigned long long)p->shape.entries,
+		 (unsigned long long)p->shape.buckets);
+	if (!counted)
+		snprintf(walk, sizeof(walk), "-");
+	else if (current && t->sum.completed)
+		snprintf(walk, sizeof(walk), "%.2f (measured %.2f)", p->mean_walk, t->sum.mean_walked);
+	else
+		snprintf(walk, sizeof(walk), "%.2f", p->mean_walk);
+	printf("  %-15s %-8s %10llu %6.1f%%  %8llu   %s%s\n", nb, table_hash_name(p->hash),
+	       (unsigned long long)p->shape.used,
+	       100.0 * (double)p->shape.used / (double)p->shape.buckets,
+	       (unsigned long long)p->shape.longest, walk, current ? "   <- the kernel's" : "");
+}
+
+static struct json_object *prediction_json(const struct layout_prediction *p, bool current,
+					   bool counted)
+{
+	struct json_object *o = json_object_new_object();
+
+	json_object_object_add(o, "hash", json_object_new_string(table_hash_name(p->hash)));
+	json_object_object_add(o, "bits", json_object_new_int((int)p->bits));
+	json_object_object_add(o, "slots", json_object_new_uint64(p->shape.buckets));
+	table_shape_json(&p->shape, o);
+	json_object_object_add(o, "mean_walk", counted ? json_object_new_double(p->mean_walk) : NULL);
+	json_object_object_add(o, "current", json_object_new_boolean(current));
+	return o;
+}
+
+/* One table: its alternatives, printed or added to ARR. 0, 1 (memory), 3 (identity). */
+static int whatif_target(const struct whatif_req *q, const struct target_report *t,
+			 struct json_object *arr)
+{
+	const struct table_snapshot *s = t->snapshot;
+	enum table_hash current = table_hash_named(s->hash), hash[MAX_ALTS];
+	unsigned int bits[MAX_ALTS];
+	struct layout_prediction p;
+	struct json_object *o = NULL, *preds = NULL, *meas;
+	bool identity = false;
+	int n, i, rc = 0;
+
+	if (q->forced_current) {
+		if (!table_hash_compatible(current, q->forced_current)) {
+			fprintf(stderr, "pftrace: whatif: %s's keys cannot be hashed by %s\n",
+				t->traced, table_hash_name(q->forced_current));
+			return 2;
+		}
+		current = q->forced_current;
+	}
+	n = alternatives(q, s, current, hash, bits);
+	if (arr) {
+		o = json_object_new_object();
+		preds = json_object_new_array();
+		json_object_object_add(o, "traced", json_object_new_string(t->traced));
+		json_object_object_add(o, "recipe", json_object_new_string(t->recipe));
+		json_object_array_add(arr, o);
+	} else {
+		printf("%s: %s, %llu entries in 2^%u buckets, %s hash%s\n", t->traced, t->table,
+		       (unsigned long long)s->shape.entries, s->bits, s->hash,
+		       s->counted ? "" : " (no lookups counted: trace with --snapshot and -d)");
+		if (s->counted && (s->counts_dropped || s->ncounts == s->counts_limit))
+			printf("  %llu lookups of keys past the key map's %llu were not counted\n",
+			       (unsigned long long)s->counts_dropped,
+			       (unsigned long long)s->counts_limit);
+		printf("  %-15s %-8s %17s  %8s   %s\n", "nodes/buckets", "hash", "buckets used",
+		       "longest", "mean walk per lookup");
+	}
+	for (i = 0; i < n; i++) {
+		if (predict_layout(&p, hash[i], bits[i], s->keys, s->nkeys,
+				   s->counted ? s->counts : NULL, s->counted ? s->ncounts : 0)) {
+			fprintf(stderr, "pftrace: whatif: cannot lay out 2^%u buckets\n", bits[i]);
+			rc = 1;
+			break;
+		}
+		if (i == 0)
+			identity = table_shape_equal(&p.shape, &s->shape);
+		if (arr)
+			json_object_array_add(preds, prediction_json(&p, i == 0, s->counted));
+		else
+			print_row(&p, i == 0, s->counted, t);
+		layout_prediction_free(&p);
+	}
+	if (arr) {
+		json_object_object_add(o, "predictions", preds);
+		meas = table_shape_json(&s->shape, json_object_new_object());
+		json_object_object_add(meas, "mean_walk", t->sum.completed ?
+				       json_object_new_double(t->sum.mean_walked) : NULL);
+		json_object_object_add(o, "measured", meas);
+		json_object_object_add(o, "identity", json_object_new_boolean(identity));
+	} else {
+		printf("  measured        %-8s %10llu %6.1f%%  %8llu   %s\n", s->hash,
+		       (unsigned long long)s->shape.used,
+		       100.0 * (double)s->shape.used / (double)s->shape.buckets,
+		       (unsigned long long)s->shape.longest, t->sum.completed ? "(above)" : "-");
+		printf("  identity: the kernel's own layout, predicted from the keys, %s\n\n",
+		       identity ? "is the snapshot exactly" :
+		       "DIFFERS from the snapshot: the bucket function is not the kernel's");
+	}
+	if (!rc && !identity)
+		rc = 3;
+	return rc;
+}
+
+int cmd_whatif(int argc, char **argv)
+{
+	struct whatif_req q;
+	struct run_file *rf = calloc(1, sizeof(*rf));
+	struct json_object *root = NULL, *arr = NULL;
+	char err[PFT_ERRLEN];
+	int rc, i, done = 0, worst = 0;
+
+	if (!rf)
+		return 1;
+	rc = parse_whatif(argc, argv, &q);
+	if (rc) {
+		free(rf);
+		return rc < 0 ? 0 : rc;
+	}
+	if (runfile_read(q.path, rf, err, sizeof(err))) {
+		fprintf(stderr, "pftrace: whatif: %s\n", err);
+		runfile_free(rf);
+		free(rf);
+		return 2;
+	}
+	if (q.json) {
+		root = json_object_new_object();
+		arr = json_object_new_array();
+		json_object_object_add(root, "targets", arr);
+	}
+	for (i = 0; i < rf->rep.ntargets; i++) {
+		const struct target_report *t = &rf->rep.targets[i];
+
+		if (!t->snapshot || (q.target && strcmp(q.target, t->traced) &&
+				     strcmp(q.target, t->requested)))
+			continue;
+		rc = whatif_target(&q, t, arr);
+		if (rc > worst)
+			worst = rc;
+		done++;
+	}
+	if (!done) {
+		fprintf(stderr, "pftrace: whatif: %s has no snapshot%s%s (take one with pftrace "
+			"snapshot, or trace with --snapshot)\n", q.path, q.target ? " of " : "",
+			q.target ? q.target : "");
+		worst = 2;
+	} else if (root) {
+		printf("%s\n", json_object_to_json_string_ext(root, JSON_C_TO_STRING_PRETTY |
+							      JSON_C_TO_STRING_NOSLASHESCAPE));
+	}
+	if (worst == 3)
+		fprintf(stderr, "pftrace: whatif: identity check failed: the kernel's own layout "
+			"predicted from the keys is not the snapshot\n");
+	json_object_put(root);
+	runfile_free(rf);
+	free(rf);
+	return worst;
+}

@@ -1,0 +1,441 @@
+// SPDX-License-Identifier: GPL-2.0
+#include <errno.h>
+#include <limits.h>
+#include <math.h>
+#include <netinet/in.h>
+#include <arpa/nameser.h>
+#include <resolv.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "stats.h"
+#include "table.h"
+
+int table_shape_from_chains(struct table_shape *s, const __u32 *chain, __u64 buckets)
+{
+	__u64 i;
+
+	memset(s, 0, sizeof(*s));
+	s->buckets = buckets;
+	for (i = 0; i < buckets; i++) {
+		s->entries += chain[i];
+		s->used += chain[i] > 0;
+		if (chain[i] > s->longest)
+			s->longest = chain[i];
+	}
+	s->by_len = calloc(s->longest + 1, sizeof(*s->by_len));
+	if (!s->by_len)
+		return -ENOMEM;
+	for (i = 0; i < buckets; i++)
+		s->by_len[chain[i]]++;
+	return 0;
+}
+
+void table_shape_free(struct table_shape *s)
+{
+	free(s->by_len);
+	s->by_len = NULL;
+}
+
+bool table_shape_equal(const struct table_shape *a, const struct table_shape *b)
+{
+	return a->entries == b->entries && a->buckets == b->buckets && a->used == b->used &&
+	       a->longest == b->longest && a->by_len && b->by_len &&
+	       !memcmp(a->by_len, b->by_len, (a->longest + 1) * sizeof(*a->by_len));
+}
+
+/* log P(X <= k) for X ~ Poisson(lambda) */
+static double poisson_log_cdf(double lambda, __u64 k)
+{
+	double term = exp(-lambda), sum = term;
+	__u64 i;
+
+	for (i = 1; i <= k; i++) {
+		term *= lambda / (double)i;
+		sum += term;
+	}
+	return sum >= 1.0 ? 0.0 : log(sum);
+}
+
+void uniform_expectation(const struct table_shape *s, struct uniform_expect *u)
+{
+	double m = (double)s->buckets, n = (double)s->entries, mean, d = 0, tail;
+	__u64 k;
+
+	memset(u, 0, sizeof(*u));
+	u->p_value = 1.0;
+	if (s->buckets == 0)
+		return;
+	/* each bucket stays empty with probability (1 - 1/m)^n */
+	u->used = m * -expm1(n * log1p(-1.0 / m));
+	mean = n / m;
+	if (mean <= 0)
+		return;
+	/*
+	 * E[max] = sum over k >= 0 of P(max > k), with bucket loads taken as
+	 * independent Poisson(mean): P(max <= k) = P(X <= k)^m.
+	 */
+	for (k = 0; k < 100000; k++) {
+		tail = -expm1(m * poisson_log_cdf(mean, k));
+		u->longest += tail;
+		if (tail < 1e-12)
+			break;
+	}
+	for (k = 0; k <= s->longest; k++)
+		d += (double)s->by_len[k] * ((double)k - mean) * ((double)k - mean);
+	u->dispersion = d / mean;
+	u->df = s->buckets - 1 > (__u64)0x7fffffff ? 0x7fffffff : (int)(s->buckets - 1);
+	u->p_value = chi_square_p(u->dispersion, u->df);
+}
+
+static const char *const hash_names[] = {
+	[TABLE_HASH_NONE] = "none",
+	[TABLE_HASH_XOR] = "xor",
+	[TABLE_HASH_MURMUR3] = "murmur3",
+	[TABLE_HASH_JHASH] = "jhash",
+	[TABLE_HASH_D_HASH] = "d_hash",
+	[TABLE_HASH_INODE] = "inode_hash",
+	[TABLE_HASH_M_HASH] = "m_hash",
+	[TABLE_HASH_EHASH] = "ehash",
+};
+
+enum table_hash table_hash_named(const char *name)
+{
+	size_t i;
+
+	for (i = 1; name && i < sizeof(hash_names) / sizeof(hash_names[0]); i++)
+		if (!strcmp(name, hash_names[i]))
+			return (enum table_hash)i;
+	return TABLE_HASH_NONE;
+}
+
+const char *table_hash_name(enum table_hash h)
+{
+	return (size_t)h < sizeof(hash_names) / sizeof(hash_names[0]) ? hash_names[h] : "none";
+}
+
+static bool is_avc_hash(enum table_hash h)
+{
+	return h == TABLE_HASH_XOR || h == TABLE_HASH_MURMUR3 || h == TABLE_HASH_JHASH;
+}
+
+bool table_hash_compatible(enum table_hash kernel, enum table_hash alt)
+{
+	if (kernel == TABLE_HASH_NONE || alt == TABLE_HASH_NONE)
+		return false;
+	return kernel == alt || (is_avc_hash(kernel) && is_avc_hash(alt));
+}
+
+static __u32 rol32(__u32 v, unsigned int r)
+{
+	return (v << r) | (v >> (32 - r));
+}
+
+/* security/selinux/avc.c avc_hash(), up to 6.18 (before the mask) */
+__u32 avc_hash_xor(__u32 ssid, __u32 tsid, __u16 tclass)
+{
+	return ssid ^ (tsid << 2) ^ ((__u32)tclass << 4);
+}
+
+static __u32 murmur3_mix(__u32 hash, __u32 v)
+{
+	v *= 0xcc9e2d51;
+	v = rol32(v, 15);
+	v *= 0x1b873593;
+	hash ^= v;
+	hash = rol32(hash, 13);
+	return hash * 5 + 0xe6546b64;
+}
+
+/* security/selinux/include/hash.h av_hash(), 6.19+ (before the mask) */
+__u32 avc_hash_murmur3(__u32 ssid, __u32 tsid, __u16 tclass)
+{
+	__u32 h = murmur3_mix(murmur3_mix(murmur3_mix(0, ssid), tsid), tclass);
+
+	h ^= h >> 16;
+	h *= 0x85ebca6b;
+	h ^= h >> 13;
+	h *= 0xc2b2ae35;
+	h ^= h >> 16;
+	return h;
+}
+
+/* include/linux/jhash.h jhash_3words(ssid, tsid, tclass, 0) */
+__u32 avc_hash_jhash(__u32 a, __u32 b, __u16 tclass)
+{
+	__u32 c = tclass, initval = 0xdeadbeef + (3 << 2);
+
+	a += initval;
+	b += initval;
+	c += initval;
+	c ^= b; c -= rol32(b, 14);
+	a ^= c; a -= rol32(c, 11);
+	b ^= a; b -= rol32(a, 25);
+	c ^= b; c -= rol32(b, 16);
+	a ^= c; a -= rol32(c, 4);
+	b ^= a; b -= rol32(a, 14);
+	c ^= b; c -= rol32(b, 24);
+	return c;
+}
+
+#define GOLDEN_RATIO_64 0x61C8864680B583EBULL   /* include/linux/hash.h */
+#define L1_CACHE_BYTES 64                         /* x86-64 */
+
+__u64 table_bucket(enum table_hash h, unsigned int bits, const struct snap_key *k)
+{
+	__u64 mask = (1ULL << bits) - 1, tmp;
+	__u32 ssid = (__u32)k->k0, tsid = (__u32)(k->k0 >> 32);
+	__u16 tclass = (__u16)k->k1;
+
+	switch (h) {
+	case TABLE_HASH_XOR:
+		return avc_hash_xor(ssid, tsid, tclass) & mask;
+	case TABLE_HASH_MURMUR3:
+		return avc_hash_murmur3(ssid, tsid, tclass) & mask;
+	case TABLE_HASH_JHASH:
+		return avc_hash_jhash(ssid, tsid, tclass) & mask;
+	case TABLE_HASH_D_HASH:
+		/* fs/dcache.c d_hash(): hash >> d_hash_shift, shift = 32 - bits */
+		return bits ? (__u32)k->k0 >> (32 - bits) : 0;
+	case TABLE_HASH_INODE:
+		/* fs/inode.c hash(sb, hashval), i_hash_shift = bits */
+		tmp = (k->k1 * k->k0) ^ (GOLDEN_RATIO_64 + k->k1) / L1_CACHE_BYTES;
+		tmp = tmp ^ ((tmp ^ GOLDEN_RATIO_64) >> bits);
+		return tmp & mask;
+	case TABLE_HASH_M_HASH:
+		/* fs/namespace.c m_hash(mnt, dentry), m_hash_shift = bits */
+		tmp = k->k0 / L1_CACHE_BYTES + k->k1 / L1_CACHE_BYTES;
+		tmp = tmp + (tmp >> bits);
+		return tmp & mask;
+	case TABLE_HASH_EHASH:
+		return k->k0 & mask;
+	default:
+		return 0;
+	}
+}
+
+static int key_cmp(const void *a, const void *b)
+{
+	const struct snap_key *x = a, *y = b;
+
+	if (x->k0 != y->k0)
+		return x->k0 < y->k0 ? -1 : 1;
+	if (x->k1 != y->k1)
+		return x->k1 < y->k1 ? -1 : 1;
+	return 0;
+}
+
+int predict_layout(struct layout_prediction *p, enum table_hash hash, unsigned int bits,
+		   const struct snap_key *keys, __u64 nkeys,
+		   const struct key_count *counts, __u64 ncounts)
+{
+	__u64 buckets = 1ULL << bits, i, b, len;
+	struct snap_key *sorted = NULL;
+	double weighed = 0, nodes = 0;
+	__u32 *chain;
+	int rc;
+
+	memset(p, 0, sizeof(*p));
+	p->hash = hash;
+	p->bits = bits;
+	if (bits < 1 || bits > PFT_TABLE_MAX_BITS || hash == TABLE_HASH_NONE)
+		return -EINVAL;
+	chain = calloc(buckets, sizeof(*chain));
+	if (!chain)
+		return -ENOMEM;
+	for (i = 0; i < nkeys; i++)
+		chain[table_bucket(hash, bits, &keys[i])]++;
+	rc = table_shape_from_chains(&p->shape, chain, buckets);
+	if (!rc && ncounts) {
+		sorted = malloc(nkeys * sizeof(*sorted) + 1);
+		if (!sorted)
+			rc = -ENOMEM;
+	}
+	if (!rc && ncounts) {
+		memcpy(sorted, keys, nkeys * sizeof(*sorted));
+		qsort(sorted, nkeys, sizeof(*sorted), key_cmp);
+		for (i = 0; i < ncounts; i++) {
+			const struct key_count *c = &counts[i];
+
+			b = table_bucket(hash, bits, &c->key);
+			len = chain[b];
+			/* a hit whose entry has since left the table: count it back in */
+			if (c->hits && !bsearch(&c->key, sorted, nkeys, sizeof(*sorted), key_cmp))
+				len++;
+			nodes += (double)c->hits * ((double)len + 1) / 2 + (double)c->misses * (double)chain[b];
+			weighed += (double)(c->hits + c->misses);
+		}
+		p->lookups_weighed = (__u64)weighed;
+		p->mean_walk = weighed > 0 ? nodes / weighed : 0;
+	}
+	free(sorted);
+	free(chain);
+	if (rc)
+		table_shape_free(&p->shape);
+	return rc;
+}
+
+void layout_prediction_free(struct layout_prediction *p)
+{
+	table_shape_free(&p->shape);
+}
+
+void table_snapshot_free(struct table_snapshot *s)
+{
+	table_shape_free(&s->shape);
+	free(s->keys);
+	free(s->counts);
+	s->keys = NULL;
+	s->counts = NULL;
+}
+
+void table_key_bytes(enum table_hash h, unsigned int *k0, unsigned int *k1)
+{
+	switch (h) {
+	case TABLE_HASH_XOR:
+	case TABLE_HASH_MURMUR3:
+	case TABLE_HASH_JHASH:
+		*k0 = 8, *k1 = 2;
+		break;
+	case TABLE_HASH_D_HASH:
+	case TABLE_HASH_EHASH:
+		*k0 = 4, *k1 = 0;
+		break;
+	case TABLE_HASH_INODE:
+	case TABLE_HASH_M_HASH:
+		*k0 = 8, *k1 = 8;
+		break;
+	default:
+		*k0 = *k1 = 0;
+	}
+}
+
+static unsigned char *put_le(unsigned char *p, __u64 v, unsigned int bytes)
+{
+	unsigned int i;
+
+	for (i = 0; i < bytes; i++)
+		*p++ = (unsigned char)(v >> (8 * i));
+	return p;
+}
+
+static const unsigned char *get_le(const unsigned char *p, __u64 *v, unsigned int bytes)
+{
+	unsigned int i;
+
+	*v = 0;
+	for (i = 0; i < bytes; i++)
+		*v |= (__u64)*p++ << (8 * i);
+	return p;
+}
+
+/* records of rec bytes each: base64 */
+static char *encode_records(const unsigned char *raw, size_t len)
+{
+	size_t cap = (len + 2) / 3 * 4 + 1;
+	char *text = malloc(cap);
+
+	if (text && b64_ntop(raw, len, text, cap) < 0) {
+		free(text);
+		return NULL;
+	}
+	return text;
+}
+
+static long long decode_records(const char *text, size_t rec, unsigned char **raw)
+{
+	size_t cap = strlen(text) / 4 * 3 + 3;
+	int len;
+
+	*raw = malloc(cap);
+	if (!*raw || rec == 0 || cap > INT_MAX)
+		return -1;
+	len = b64_pton(text, *raw, cap);
+	if (len < 0 || (size_t)len % rec)
+		return -1;
+	return (long long)((size_t)len / rec);
+}
+
+char *keys_encode(enum table_hash h, const struct snap_key *keys, __u64 n)
+{
+	unsigned int b0, b1;
+	unsigned char *raw, *p;
+	char *text;
+	__u64 i;
+
+	table_key_bytes(h, &b0, &b1);
+	raw = malloc(n * (b0 + b1) + 1);
+	if (!raw)
+		return NULL;
+	for (i = 0, p = raw; i < n; i++)
+		p = put_le(put_le(p, keys[i].k0, b0), keys[i].k1, b1);
+	text = encode_records(raw, (size_t)(p - raw));
+	free(raw);
+	return text;
+}
+
+long long keys_decode(enum table_hash h, const char *text, struct snap_key **out)
+{
+	unsigned int b0, b1;
+	const unsigned char *p;
+	unsigned char *raw;
+	long long n, i;
+
+	*out = NULL;
+	table_key_bytes(h, &b0, &b1);
+	n = decode_records(text, b0 + b1, &raw);
+	if (n >= 0)
+		*out = calloc((size_t)n + 1, sizeof(**out));
+	if (n < 0 || !*out) {
+		free(raw);
+		return -1;
+	}
+	for (i = 0, p = raw; i < n; i++)
+		p = get_le(get_le(p, &(*out)[i].k0, b0), &(*out)[i].k1, b1);
+	free(raw);
+	return n;
+}
+
+char *key_counts_encode(enum table_hash h, const struct key_count *c, __u64 n)
+{
+	unsigned int b0, b1;
+	unsigned char *raw, *p;
+	char *text;
+	__u64 i;
+
+	table_key_bytes(h, &b0, &b1);
+	raw = malloc(n * (b0 + b1 + 16) + 1);
+	if (!raw)
+		return NULL;
+	for (i = 0, p = raw; i < n; i++) {
+		p = put_le(put_le(p, c[i].key.k0, b0), c[i].key.k1, b1);
+		p = put_le(put_le(p, c[i].hits, 8), c[i].misses, 8);
+	}
+	text = encode_records(raw, (size_t)(p - raw));
+	free(raw);
+	return text;
+}
+
+long long key_counts_decode(enum table_hash h, const char *text, struct key_count **out)
+{
+	unsigned int b0, b1;
+	const unsigned char *p;
+	unsigned char *raw;
+	long long n, i;
+
+	*out = NULL;
+	table_key_bytes(h, &b0, &b1);
+	n = decode_records(text, b0 + b1 + 16, &raw);
+	if (n >= 0)
+		*out = calloc((size_t)n + 1, sizeof(**out));
+	if (n < 0 || !*out) {
+		free(raw);
+		return -1;
+	}
+	for (i = 0, p = raw; i < n; i++) {
+		p = get_le(get_le(p, &(*out)[i].key.k0, b0), &(*out)[i].key.k1, b1);
+		p = get_le(get_le(p, &(*out)[i].hits, 8), &(*out)[i].misses, 8);
+	}
+	free(raw);
+	return n;
+}

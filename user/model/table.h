@@ -1,0 +1,137 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * A hash table as a whole: its shape (how many buckets hold how many
+ * entries), what ideal uniform hashing would give for the same entries
+ * and buckets, and the kernel's bucket functions, so that the keys of a
+ * snapshot can be laid out again in a table of another size or under
+ * another hash (pftrace whatif). Pure functions, tested without BPF.
+ */
+#ifndef PFT_TABLE_H
+#define PFT_TABLE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <linux/types.h>
+#include "pftrace.h"   /* struct snap_key */
+
+/* Largest table whatif lays out: 2^24 buckets, 64 MiB of counts. */
+#define PFT_TABLE_MAX_BITS 24
+
+struct table_shape {
+	__u64 entries;
+	__u64 buckets;
+	__u64 used;          /* buckets holding at least one entry */
+	__u64 longest;
+	__u64 *by_len;       /* by_len[L]: buckets with L entries, L = 0..longest */
+};
+
+/* What ideal (uniform random) hashing gives for the same entries and buckets. */
+struct uniform_expect {
+	double used;         /* expected buckets used */
+	double longest;      /* expected longest chain (Poisson approximation) */
+	double dispersion;   /* observed index of dispersion, sum (x - mean)^2 / mean */
+	int df;
+	double p_value;      /* P(dispersion at least this | uniform): small = clustered */
+};
+
+/* From the chain length of every bucket. 0 or -ENOMEM. */
+int table_shape_from_chains(struct table_shape *s, const __u32 *chain, __u64 buckets);
+void table_shape_free(struct table_shape *s);
+bool table_shape_equal(const struct table_shape *a, const struct table_shape *b);
+void uniform_expectation(const struct table_shape *observed, struct uniform_expect *u);
+
+/*
+ * The kernel's bucket functions, by the names run files use. Keys are
+ * what bpf/NAME.bpf.c's snap_key_of() records (see key_layout).
+ *   xor, murmur3, jhash   AVC (ssid, tsid, tclass): <= 6.18, 6.19+, and
+ *                         jhash_3words(ssid, tsid, tclass, 0) as a third choice
+ *   d_hash                dcache: the name hash's top bits
+ *   inode_hash            fs/inode.c hash(sb, ino)
+ *   m_hash                fs/namespace.c m_hash(mnt, dentry)
+ *   ehash                 the full inet_ehashfn() value & mask
+ */
+enum table_hash {
+	TABLE_HASH_NONE = 0,
+	TABLE_HASH_XOR, TABLE_HASH_MURMUR3, TABLE_HASH_JHASH,
+	TABLE_HASH_D_HASH, TABLE_HASH_INODE, TABLE_HASH_M_HASH, TABLE_HASH_EHASH,
+};
+enum table_hash table_hash_named(const char *name);
+const char *table_hash_name(enum table_hash h);
+/* The hashes a table keyed like H can be laid out under (AVC: three; others: its own). */
+bool table_hash_compatible(enum table_hash kernel, enum table_hash alt);
+/* The bucket of K in a table of 2^bits buckets. */
+__u64 table_bucket(enum table_hash h, unsigned int bits, const struct snap_key *k);
+/* The AVC's three bucket functions, also timed by replay */
+__u32 avc_hash_xor(__u32 ssid, __u32 tsid, __u16 tclass);
+__u32 avc_hash_murmur3(__u32 ssid, __u32 tsid, __u16 tclass);
+__u32 avc_hash_jhash(__u32 ssid, __u32 tsid, __u16 tclass);
+
+/* How often one key was looked up while tracing, by the kernel's verdict. */
+struct key_count {
+	struct snap_key key;
+	__u64 hits;
+	__u64 misses;
+};
+
+struct layout_prediction {
+	enum table_hash hash;
+	unsigned int bits;
+	struct table_shape shape;
+	/*
+	 * Nodes a lookup walks, weighted by the traced lookups: a miss walks
+	 * its whole chain; a hit, not knowing where in its new chain the
+	 * entry lands, (L + 1) / 2 of a chain of L (the entry included).
+	 */
+	double mean_walk;
+	__u64 lookups_weighed;
+};
+
+/*
+ * Lay KEYS out under (hash, bits) and weigh the walks by COUNTS (may be
+ * empty: mean_walk is then 0). 0, -EINVAL (bits out of range) or -ENOMEM.
+ */
+int predict_layout(struct layout_prediction *p, enum table_hash hash, unsigned int bits,
+		   const struct snap_key *keys, __u64 nkeys,
+		   const struct key_count *counts, __u64 ncounts);
+void layout_prediction_free(struct layout_prediction *p);
+
+/*
+ * A whole table as one snapshot saw it (pftrace snapshot, --snapshot),
+ * with the keys a rehash needs and, when a trace ran, how often each
+ * key was looked up.
+ */
+struct table_snapshot {
+	const char *hash;            /* the kernel's bucket function, table_hash_name() */
+	unsigned int bits;           /* log2 of the buckets */
+	const char *key_layout;      /* what k0 and k1 hold */
+	struct table_shape shape;
+	struct uniform_expect uniform;
+	struct snap_key *keys;       /* every entry, bucket by bucket */
+	__u64 nkeys;
+	double took_ms;              /* the walk of every bucket */
+	__u64 changed_buckets;       /* buckets that differed on a second walk */
+	__u64 cut;                   /* chains cut at PFT_SNAP_MAX_CHAIN */
+	bool counted;                /* lookups were counted by key */
+	struct key_count *counts;
+	__u64 ncounts;
+	__u64 counts_dropped;        /* lookups of keys the bounded map had no room for */
+	__u64 counts_limit;          /* the map's size */
+};
+
+void table_snapshot_free(struct table_snapshot *s);
+
+/*
+ * Keys in a run file: packed little-endian records, k0 then k1, in as
+ * many bytes as the hash reads (AVC 8 + 2, dcache 4, inode and mount
+ * 8 + 8, TCP 4), then base64. With counts, each record is followed by
+ * hits and misses (8 bytes each). Encoders return a malloc'ed string or
+ * NULL; decoders the record count, or -1 when the text is not a whole
+ * number of valid records.
+ */
+void table_key_bytes(enum table_hash h, unsigned int *k0, unsigned int *k1);
+char *keys_encode(enum table_hash h, const struct snap_key *keys, __u64 n);
+long long keys_decode(enum table_hash h, const char *text, struct snap_key **out);
+char *key_counts_encode(enum table_hash h, const struct key_count *c, __u64 n);
+long long key_counts_decode(enum table_hash h, const char *text, struct key_count **out);
+
+#endif
