@@ -44,13 +44,15 @@ int cmd_snapshot(int argc, char **argv)
 	return run_trace(&o);
 }
 
-enum { OPT_BITS = 256, OPT_HASH, OPT_WFORMAT };
+enum { OPT_BITS = 256, OPT_HASH, OPT_WFORMAT, OPT_LOOKUPS };
 
 static const struct opt_spec whatif_opt_specs[] = {
 	{ "target", 't', "FUNC", "only this traced function's table" },
 	{ "bits", OPT_BITS, "LIST", "table sizes as log2 of the buckets, e.g. 9,10,12\n"
 				    "(default: the AVC's 9-14; others the kernel's -1..+3)" },
 	{ "hash", OPT_HASH, "LIST", "AVC bucket functions: xor, murmur3, jhash (default all)" },
+	{ "lookups", OPT_LOOKUPS, "RUN2.json", "weigh the walks by RUN2's lookups of the same table\n"
+					     "(another workload, or another kernel's) instead of RUN's" },
 	{ "format", OPT_WFORMAT, "FORMAT", "text or json (default text)" },
 	{ "knob", 'C', "KEY=VALUE", "current.hash=NAME: take NAME for the kernel's own hash\n"
 				    "(a debug knob: the identity check must then fail)" },
@@ -59,7 +61,8 @@ static const struct opt_spec whatif_opt_specs[] = {
 };
 
 static const struct cmd_spec whatif_cmd = {
-	"whatif", "whatif RUN.json [-t FUNC] [--bits LIST] [--hash LIST] [--format text|json]",
+	"whatif", "whatif RUN.json [-t FUNC] [--bits LIST] [--hash LIST] [--lookups RUN2.json]\n"
+	"              [--format text|json]",
 	"predict the table's shape and walks at other sizes and hashes, from a run\n"
 	"file with a snapshot (pftrace snapshot, or a trace with --snapshot)",
 	whatif_opt_specs,
@@ -70,6 +73,7 @@ static const struct cmd_spec whatif_cmd = {
 struct whatif_req {
 	const char *path;
 	const char *target;
+	const char *lookups_path;
 	unsigned int bits[MAX_ALTS];
 	int nbits;
 	enum table_hash hashes[4];
@@ -137,6 +141,9 @@ static int parse_whatif(int argc, char **argv, struct whatif_req *q)
 		case OPT_HASH:
 			if (parse_hashes(optarg, q))
 				return 2;
+			break;
+		case OPT_LOOKUPS:
+			q->lookups_path = optarg;
 			break;
 		case OPT_WFORMAT:
 			if (strcmp(optarg, "text") && strcmp(optarg, "json"))
@@ -208,16 +215,22 @@ static int alternatives(const struct whatif_req *q, const struct table_snapshot 
 static void print_row(const struct layout_prediction *p, bool current, bool counted,
 		      const struct target_report *t)
 {
-	char nb[48], walk[64];
+	char nb[48], walk[96];
 
 	snprintf(nb, sizeof(nb), "%llu/%llu", (unsigned long long)p->shape.entries,
 		 (unsigned long long)p->shape.buckets);
 	if (!counted)
 		snprintf(walk, sizeof(walk), "-");
+	else if (current && t->sum.completed && p->mean_walk_in_order >= 0)
+		snprintf(walk, sizeof(walk), "%.2f [%.2f, %.2f]; in its order %.2f, measured %.2f",
+			 p->mean_walk, p->mean_walk_lo, p->mean_walk_hi, p->mean_walk_in_order,
+			 t->sum.mean_walked);
 	else if (current && t->sum.completed)
-		snprintf(walk, sizeof(walk), "%.2f (measured %.2f)", p->mean_walk, t->sum.mean_walked);
+		snprintf(walk, sizeof(walk), "%.2f [%.2f, %.2f], measured %.2f", p->mean_walk,
+			 p->mean_walk_lo, p->mean_walk_hi, t->sum.mean_walked);
 	else
-		snprintf(walk, sizeof(walk), "%.2f", p->mean_walk);
+		snprintf(walk, sizeof(walk), "%.2f [%.2f, %.2f]", p->mean_walk, p->mean_walk_lo,
+			 p->mean_walk_hi);
 	printf("  %-15s %-8s %10llu %6.1f%%  %8llu   %s%s\n", nb, table_hash_name(p->hash),
 	       (unsigned long long)p->shape.used,
 	       100.0 * (double)p->shape.used / (double)p->shape.buckets,
@@ -234,15 +247,20 @@ static struct json_object *prediction_json(const struct layout_prediction *p, bo
 	json_object_object_add(o, "slots", json_object_new_uint64(p->shape.buckets));
 	table_shape_json(&p->shape, o);
 	json_object_object_add(o, "mean_walk", counted ? json_object_new_double(p->mean_walk) : NULL);
+	json_object_object_add(o, "mean_walk_lo", counted ? json_object_new_double(p->mean_walk_lo) : NULL);
+	json_object_object_add(o, "mean_walk_hi", counted ? json_object_new_double(p->mean_walk_hi) : NULL);
 	json_object_object_add(o, "current", json_object_new_boolean(current));
+	if (current && counted && p->mean_walk_in_order >= 0)
+		json_object_object_add(o, "mean_walk_in_order", json_object_new_double(p->mean_walk_in_order));
 	return o;
 }
 
 /* One table: its alternatives, printed or added to ARR. 0, 1 (memory), 3 (identity). */
 static int whatif_target(const struct whatif_req *q, const struct target_report *t,
-			 struct json_object *arr)
+			 const struct table_snapshot *weigh, struct json_object *arr)
 {
 	const struct table_snapshot *s = t->snapshot;
+	bool counted = weigh->counted;
 	enum table_hash current = table_hash_named(s->hash), hash[MAX_ALTS];
 	unsigned int bits[MAX_ALTS];
 	struct layout_prediction p;
@@ -263,22 +281,28 @@ static int whatif_target(const struct whatif_req *q, const struct target_report 
 		o = json_object_new_object();
 		preds = json_object_new_array();
 		json_object_object_add(o, "traced", json_object_new_string(t->traced));
+		if (weigh != s)
+			json_object_object_add(o, "lookups_from", json_object_new_string(q->lookups_path));
 		json_object_object_add(o, "recipe", json_object_new_string(t->recipe));
 		json_object_array_add(arr, o);
 	} else {
 		printf("%s: %s, %llu entries in 2^%u buckets, %s hash%s\n", t->traced, t->table,
 		       (unsigned long long)s->shape.entries, s->bits, s->hash,
-		       s->counted ? "" : " (no lookups counted: trace with --snapshot and -d)");
-		if (s->counted && (s->counts_dropped || s->ncounts == s->counts_limit))
+		       counted ? "" : " (no lookups counted: trace with --snapshot and -d)");
+		if (weigh != s)
+			printf("  walks weighed by the lookups of %s\n", q->lookups_path);
+		if (counted && (weigh->counts_dropped || weigh->ncounts == weigh->counts_limit))
 			printf("  %llu lookups of keys past the key map's %llu were not counted\n",
-			       (unsigned long long)s->counts_dropped,
-			       (unsigned long long)s->counts_limit);
+			       (unsigned long long)weigh->counts_dropped,
+			       (unsigned long long)weigh->counts_limit);
 		printf("  %-15s %-8s %17s  %8s   %s\n", "nodes/buckets", "hash", "buckets used",
-		       "longest", "mean walk per lookup");
+		       "longest", "mean walk per lookup [best, worst order]");
 	}
 	for (i = 0; i < n; i++) {
-		if (predict_layout(&p, hash[i], bits[i], s->keys, s->nkeys,
-				   s->counted ? s->counts : NULL, s->counted ? s->ncounts : 0)) {
+		/* the first is the kernel's own layout: the snapshot's keys are in its chain order */
+		if ((i == 0 && !q->forced_current ? predict_own_layout : predict_layout)(
+			    &p, hash[i], bits[i], s->keys, s->nkeys,
+			    counted ? weigh->counts : NULL, counted ? weigh->ncounts : 0)) {
 			fprintf(stderr, "pftrace: whatif: cannot lay out 2^%u buckets\n", bits[i]);
 			rc = 1;
 			break;
@@ -286,15 +310,15 @@ static int whatif_target(const struct whatif_req *q, const struct target_report 
 		if (i == 0)
 			identity = table_shape_equal(&p.shape, &s->shape);
 		if (arr)
-			json_object_array_add(preds, prediction_json(&p, i == 0, s->counted));
+			json_object_array_add(preds, prediction_json(&p, i == 0, counted));
 		else
-			print_row(&p, i == 0, s->counted, t);
+			print_row(&p, i == 0 && weigh == s, counted, t);
 		layout_prediction_free(&p);
 	}
 	if (arr) {
 		json_object_object_add(o, "predictions", preds);
 		meas = table_shape_json(&s->shape, json_object_new_object());
-		json_object_object_add(meas, "mean_walk", t->sum.completed ?
+		json_object_object_add(meas, "mean_walk", t->sum.completed && weigh == s ?
 				       json_object_new_double(t->sum.mean_walked) : NULL);
 		json_object_object_add(o, "measured", meas);
 		json_object_object_add(o, "identity", json_object_new_boolean(identity));
@@ -312,26 +336,50 @@ static int whatif_target(const struct whatif_req *q, const struct target_report 
 	return rc;
 }
 
+/* The key counts of the same table (same traced function and key kind) in another run. */
+static const struct table_snapshot *lookups_of(const struct run_file *lf,
+					       const struct target_report *t)
+{
+	int i;
+
+	for (i = 0; i < lf->rep.ntargets; i++) {
+		const struct table_snapshot *s = lf->rep.targets[i].snapshot;
+
+		if (s && s->counted && !strcmp(lf->rep.targets[i].traced, t->traced) &&
+		    table_hash_compatible(table_hash_named(s->hash), table_hash_named(t->snapshot->hash)))
+			return s;
+	}
+	return NULL;
+}
+
 int cmd_whatif(int argc, char **argv)
 {
 	struct whatif_req q;
-	struct run_file *rf = calloc(1, sizeof(*rf));
+	struct run_file *rf = calloc(1, sizeof(*rf)), *lf = calloc(1, sizeof(*lf));
 	struct json_object *root = NULL, *arr = NULL;
 	char err[PFT_ERRLEN];
 	int rc, i, done = 0, worst = 0;
 
-	if (!rf)
+	if (!rf || !lf) {
+		free(rf);
+		free(lf);
 		return 1;
+	}
 	rc = parse_whatif(argc, argv, &q);
 	if (rc) {
 		free(rf);
+		free(lf);
 		return rc < 0 ? 0 : rc;
+	}
+	if (q.lookups_path && runfile_read(q.lookups_path, lf, err, sizeof(err))) {
+		fprintf(stderr, "pftrace: whatif: %s\n", err);
+		worst = 2;
+		goto out;
 	}
 	if (runfile_read(q.path, rf, err, sizeof(err))) {
 		fprintf(stderr, "pftrace: whatif: %s\n", err);
-		runfile_free(rf);
-		free(rf);
-		return 2;
+		worst = 2;
+		goto out;
 	}
 	if (q.json) {
 		root = json_object_new_object();
@@ -341,10 +389,19 @@ int cmd_whatif(int argc, char **argv)
 	for (i = 0; i < rf->rep.ntargets; i++) {
 		const struct target_report *t = &rf->rep.targets[i];
 
+		const struct table_snapshot *weigh;
+
 		if (!t->snapshot || (q.target && strcmp(q.target, t->traced) &&
 				     strcmp(q.target, t->requested)))
 			continue;
-		rc = whatif_target(&q, t, arr);
+		weigh = q.lookups_path ? lookups_of(lf, t) : t->snapshot;
+		if (!weigh) {
+			fprintf(stderr, "pftrace: whatif: %s counted no lookups of %s's keys (%s)\n",
+				q.lookups_path, t->traced, t->snapshot->hash);
+			worst = 2;
+			continue;
+		}
+		rc = whatif_target(&q, t, weigh, arr);
 		if (rc > worst)
 			worst = rc;
 		done++;
@@ -362,7 +419,10 @@ int cmd_whatif(int argc, char **argv)
 		fprintf(stderr, "pftrace: whatif: identity check failed: the kernel's own layout "
 			"predicted from the keys is not the snapshot\n");
 	json_object_put(root);
+out:
 	runfile_free(rf);
+	runfile_free(lf);
 	free(rf);
+	free(lf);
 	return worst;
 }

@@ -44,17 +44,29 @@ bool table_shape_equal(const struct table_shape *a, const struct table_shape *b)
 	       !memcmp(a->by_len, b->by_len, (a->longest + 1) * sizeof(*a->by_len));
 }
 
-/* log P(X <= k) for X ~ Poisson(lambda) */
-static double poisson_log_cdf(double lambda, __u64 k)
+/*
+ * P(X > k) for X ~ Poisson(lambda), summed from the tail's own terms:
+ * 1 - P(X <= k) would lose everything below double precision, and the
+ * expected maximum needs those tails down to about 1e-12 / buckets.
+ */
+static double poisson_upper(double lambda, __u64 k)
 {
-	double term = exp(-lambda), sum = term;
-	__u64 i;
+	double lterm = -lambda + (double)(k + 1) * log(lambda) - lgamma((double)k + 2);
+	double term = exp(lterm), sum = 0;
+	__u64 j;
 
-	for (i = 1; i <= k; i++) {
-		term *= lambda / (double)i;
+	/* past e^-700 the terms underflow: the normal approximation, continuity-corrected */
+	if (lambda > 700)
+		return 0.5 * erfc(((double)k + 0.5 - lambda) / sqrt(2 * lambda));
+	if (term == 0)
+		return (double)k < lambda ? 1 : 0;
+	for (j = k + 1; term > 0 && j < k + 100000; j++) {
 		sum += term;
+		if (term < sum * 1e-17)
+			break;
+		term *= lambda / (double)(j + 1);
 	}
-	return sum >= 1.0 ? 0.0 : log(sum);
+	return sum > 1 ? 1 : sum;
 }
 
 void uniform_expectation(const struct table_shape *s, struct uniform_expect *u)
@@ -75,8 +87,14 @@ void uniform_expectation(const struct table_shape *s, struct uniform_expect *u)
 	 * E[max] = sum over k >= 0 of P(max > k), with bucket loads taken as
 	 * independent Poisson(mean): P(max <= k) = P(X <= k)^m.
 	 */
-	for (k = 0; k < 100000; k++) {
-		tail = -expm1(m * poisson_log_cdf(mean, k));
+	/* far below the mean every bucket passes k: P(max > k) is 1 there */
+	k = mean > 1600 ? (__u64)(mean - 40 * sqrt(mean)) : 0;
+	u->longest = (double)k;
+	for (; k < u->longest + 100000; k++) {
+		double upper = poisson_upper(mean, k);
+
+		/* P(max > k) = 1 - (1 - upper)^m */
+		tail = -expm1(m * log1p(-upper));
 		u->longest += tail;
 		if (tail < 1e-12)
 			break;
@@ -225,19 +243,86 @@ static int key_cmp(const void *a, const void *b)
 	return 0;
 }
 
+/* one counted key of a layout: its bucket, and whether the table holds it */
+struct placed_count {
+	__u64 bucket;
+	const struct key_count *c;
+	bool present;
+};
+
+static int placed_cmp(const void *a, const void *b)
+{
+	const struct placed_count *x = a, *y = b;
+
+	if (x->bucket != y->bucket)
+		return x->bucket < y->bucket ? -1 : 1;
+	if (x->c->hits != y->c->hits)
+		return x->c->hits > y->c->hits ? -1 : 1;   /* most hit first */
+	return 0;
+}
+
+/*
+ * Weigh the counted lookups over the chains of a layout (chain[b]
+ * entries in bucket b): the point value and the best- and worst-order
+ * bounds of struct layout_prediction.
+ */
+static void weigh_lookups(struct layout_prediction *p, const __u32 *chain,
+			  struct placed_count *pc, __u64 n)
+{
+	double point = 0, lo = 0, hi = 0, weighed = 0;
+	__u64 i = 0, j, len, absent, rank;
+
+	qsort(pc, n, sizeof(*pc), placed_cmp);
+	while (i < n) {
+		__u64 b = pc[i].bucket, first = i;
+
+		/* hits of keys that have since left the table count back in */
+		for (absent = 0; i < n && pc[i].bucket == b; i++)
+			absent += pc[i].c->hits && !pc[i].present;
+		len = chain[b] + absent;
+		for (j = first, rank = 0; j < i; j++) {
+			const struct key_count *c = pc[j].c;
+			double h = (double)c->hits, m = (double)c->misses, l = (double)len;
+
+			if (c->hits) {
+				point += h * (l + 1) / 2;
+				lo += h * (double)(rank + 1);
+				hi += h * (l - (double)rank);
+				rank++;
+			}
+			if (pc[j].present) {
+				point += m * ((double)chain[b] - 1) / 2;
+				hi += m * ((double)chain[b] - 1);
+			} else {
+				point += m * (double)chain[b];
+				lo += m * (double)chain[b];
+				hi += m * (double)chain[b];
+			}
+			weighed += h + m;
+		}
+	}
+	p->lookups_weighed = (__u64)weighed;
+	if (weighed > 0) {
+		p->mean_walk = point / weighed;
+		p->mean_walk_lo = lo / weighed;
+		p->mean_walk_hi = hi / weighed;
+	}
+}
+
 int predict_layout(struct layout_prediction *p, enum table_hash hash, unsigned int bits,
 		   const struct snap_key *keys, __u64 nkeys,
 		   const struct key_count *counts, __u64 ncounts)
 {
-	__u64 buckets = 1ULL << bits, i, b, len;
+	__u64 buckets = 1ULL << bits, i;
 	struct snap_key *sorted = NULL;
-	double weighed = 0, nodes = 0;
+	struct placed_count *pc = NULL;
 	__u32 *chain;
 	int rc;
 
 	memset(p, 0, sizeof(*p));
 	p->hash = hash;
 	p->bits = bits;
+	p->mean_walk_in_order = -1;
 	if (bits < 1 || bits > PFT_TABLE_MAX_BITS || hash == TABLE_HASH_NONE)
 		return -EINVAL;
 	chain = calloc(buckets, sizeof(*chain));
@@ -248,31 +333,83 @@ int predict_layout(struct layout_prediction *p, enum table_hash hash, unsigned i
 	rc = table_shape_from_chains(&p->shape, chain, buckets);
 	if (!rc && ncounts) {
 		sorted = malloc(nkeys * sizeof(*sorted) + 1);
-		if (!sorted)
+		pc = malloc(ncounts * sizeof(*pc));
+		if (!sorted || !pc)
 			rc = -ENOMEM;
 	}
 	if (!rc && ncounts) {
 		memcpy(sorted, keys, nkeys * sizeof(*sorted));
 		qsort(sorted, nkeys, sizeof(*sorted), key_cmp);
 		for (i = 0; i < ncounts; i++) {
-			const struct key_count *c = &counts[i];
-
-			b = table_bucket(hash, bits, &c->key);
-			len = chain[b];
-			/* a hit whose entry has since left the table: count it back in */
-			if (c->hits && !bsearch(&c->key, sorted, nkeys, sizeof(*sorted), key_cmp))
-				len++;
-			nodes += (double)c->hits * ((double)len + 1) / 2 + (double)c->misses * (double)chain[b];
-			weighed += (double)(c->hits + c->misses);
+			pc[i].c = &counts[i];
+			pc[i].bucket = table_bucket(hash, bits, &counts[i].key);
+			pc[i].present = bsearch(&counts[i].key, sorted, nkeys, sizeof(*sorted),
+						key_cmp) != NULL;
 		}
-		p->lookups_weighed = (__u64)weighed;
-		p->mean_walk = weighed > 0 ? nodes / weighed : 0;
+		weigh_lookups(p, chain, pc, ncounts);
 	}
+	free(pc);
 	free(sorted);
 	free(chain);
 	if (rc)
 		table_shape_free(&p->shape);
 	return rc;
+}
+
+/* a key with its 1-based position in its chain, and that chain's length */
+struct placed_key {
+	struct snap_key key;
+	__u64 pos;
+	__u64 bucket;
+};
+
+static int placed_key_cmp(const void *a, const void *b)
+{
+	return key_cmp(&((const struct placed_key *)a)->key, &((const struct placed_key *)b)->key);
+}
+
+int predict_own_layout(struct layout_prediction *p, enum table_hash hash, unsigned int bits,
+		       const struct snap_key *keys, __u64 nkeys,
+		       const struct key_count *counts, __u64 ncounts)
+{
+	struct placed_key *pk, probe, *found;
+	__u64 *seen, i, len;
+	double nodes = 0, weighed = 0;
+	int rc = predict_layout(p, hash, bits, keys, nkeys, counts, ncounts);
+
+	if (rc || !ncounts)
+		return rc;
+	pk = malloc(nkeys * sizeof(*pk) + 1);
+	seen = calloc(1ULL << bits, sizeof(*seen));
+	if (!pk || !seen) {
+		free(pk);
+		free(seen);
+		return 0;   /* the bounds stand; only the in-order value is missing */
+	}
+	for (i = 0; i < nkeys; i++) {
+		pk[i].key = keys[i];
+		pk[i].bucket = table_bucket(hash, bits, &keys[i]);
+		pk[i].pos = ++seen[pk[i].bucket];
+	}
+	qsort(pk, nkeys, sizeof(*pk), placed_key_cmp);
+	for (i = 0; i < ncounts; i++) {
+		probe.key = counts[i].key;
+		found = bsearch(&probe, pk, nkeys, sizeof(*pk), placed_key_cmp);
+		len = seen[table_bucket(hash, bits, &counts[i].key)];
+		if (found) {
+			nodes += (double)counts[i].hits * (double)found->pos +
+				 (double)counts[i].misses * (double)(len - found->pos);
+		} else {
+			nodes += (double)counts[i].hits * ((double)len + 1) +
+				 (double)counts[i].misses * (double)len;
+		}
+		weighed += (double)(counts[i].hits + counts[i].misses);
+	}
+	if (weighed > 0)
+		p->mean_walk_in_order = nodes / weighed;
+	free(pk);
+	free(seen);
+	return 0;
 }
 
 void layout_prediction_free(struct layout_prediction *p)

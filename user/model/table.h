@@ -78,11 +78,24 @@ struct layout_prediction {
 	unsigned int bits;
 	struct table_shape shape;
 	/*
-	 * Nodes a lookup walks, weighted by the traced lookups: a miss walks
-	 * its whole chain; a hit, not knowing where in its new chain the
-	 * entry lands, (L + 1) / 2 of a chain of L (the entry included).
+	 * Nodes a lookup walks, weighted by the traced lookups. The order
+	 * within a chain of the new layout is unknown, so the point value
+	 * takes: a hit walks (L + 1) / 2 of its chain of L (the entry
+	 * included); a miss of a key the table took afterwards, (L - 1) / 2
+	 * (the entries before it); a miss of a key the table never held, all
+	 * L. The bounds take the best and the worst order: in each chain the
+	 * most looked-up keys first, or last (misses of keys taken later: 0
+	 * or L - 1 before them). Any order the kernel ends up with lies
+	 * between them.
 	 */
-	double mean_walk;
+	double mean_walk, mean_walk_lo, mean_walk_hi;
+	/*
+	 * For the snapshot's own layout, whose keys come in chain order: the
+	 * walks at that very order (a hit at its position, a miss of a key
+	 * taken later past the older entries behind it). Negative when not
+	 * computed.
+	 */
+	double mean_walk_in_order;
 	__u64 lookups_weighed;
 };
 
@@ -93,6 +106,10 @@ struct layout_prediction {
 int predict_layout(struct layout_prediction *p, enum table_hash hash, unsigned int bits,
 		   const struct snap_key *keys, __u64 nkeys,
 		   const struct key_count *counts, __u64 ncounts);
+/* The same for the snapshot's own layout, KEYS in its chain order: also mean_walk_in_order. */
+int predict_own_layout(struct layout_prediction *p, enum table_hash hash, unsigned int bits,
+		       const struct snap_key *keys, __u64 nkeys,
+		       const struct key_count *counts, __u64 ncounts);
 void layout_prediction_free(struct layout_prediction *p);
 
 /*

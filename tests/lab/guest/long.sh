@@ -21,3 +21,21 @@ for hash in xor murmur3; do
 		avc-load -t 1500 -p lt -D ld0,ld1,ld2,ld3 -r 1
 	emit "hash_$hash.json" "/tmp/hash_$hash.json"
 done
+
+# Snapshot and whatif (issue 15). The table is warm: every key the load
+# asks for is cached, so a trace now sees the table the snapshot sees.
+# The kernel's own count: hash_stats read just before and just after a
+# snapshot (pftrace's own checks warmed by a first run).
+pftrace snapshot -f avc_lookup >/dev/null 2>&1
+cat /sys/fs/selinux/avc/hash_stats >/tmp/hs_before
+case_ snapshot_avc pftrace snapshot -f avc_lookup --format json
+cat /sys/fs/selinux/avc/hash_stats >/tmp/hs_after
+emit hs_before /tmp/hs_before
+emit hs_after /tmp/hs_after
+case_ whatif_trace pftrace -f avc_lookup --snapshot --no-samples -o /tmp/whatif.json -- \
+	avc-load -t 1500 -p lt -D ld0,ld1,ld2,ld3 -r 2
+emit whatif.json /tmp/whatif.json
+case_ whatif pftrace whatif /tmp/whatif.json --bits 9,10,13 --format json
+case_ whatif_text pftrace whatif /tmp/whatif.json --bits 9
+# a deliberately wrong bucket function must fail the identity check
+case_ whatif_wrong pftrace whatif /tmp/whatif.json --bits 9 -C current.hash=jhash

@@ -1,0 +1,178 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The table model: shapes, ideal hashing, the kernel's bucket functions,
+ * what-if layouts with their order bounds, and the packed keys of a run
+ * file. Expected values come from the formulas worked by hand or from an
+ * independent implementation (Python), never from this code's output.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include "cmocka_prelude.h"
+#include "table.h"
+
+static void test_shape_from_chains(void **state)
+{
+	__u32 chain[8] = { 0, 3, 1, 0, 0, 3, 0, 1 };
+	struct table_shape s, t;
+
+	assert_int_equal(table_shape_from_chains(&s, chain, 8), 0);
+	assert_int_equal(s.entries, 8);
+	assert_int_equal(s.used, 4);
+	assert_int_equal(s.longest, 3);
+	assert_int_equal(s.by_len[0], 4);
+	assert_int_equal(s.by_len[1], 2);
+	assert_int_equal(s.by_len[2], 0);
+	assert_int_equal(s.by_len[3], 2);
+	chain[7] = 0, chain[6] = 1;   /* same shape, other buckets */
+	assert_int_equal(table_shape_from_chains(&t, chain, 8), 0);
+	assert_true(table_shape_equal(&s, &t));
+	table_shape_free(&t);
+	chain[1] = 2, chain[3] = 1;   /* same counts, other shape */
+	assert_int_equal(table_shape_from_chains(&t, chain, 8), 0);
+	assert_false(table_shape_equal(&s, &t));
+	table_shape_free(&t);
+	table_shape_free(&s);
+}
+
+static void test_uniform(void **state)
+{
+	__u32 *chain = calloc(512, sizeof(*chain));
+	struct table_shape s;
+	struct uniform_expect u;
+	int i;
+
+	/* one entry per bucket: m (1 - (1 - 1/m)^n) = 323.83 expected used */
+	for (i = 0; i < 512; i++)
+		chain[i] = 1;
+	assert_int_equal(table_shape_from_chains(&s, chain, 512), 0);
+	uniform_expectation(&s, &u);
+	assert_true(u.used > 323.82 && u.used < 323.84);
+	/* perfectly even loads: no dispersion at all, p = 1 */
+	assert_true(u.dispersion < 1e-9);
+	assert_true(u.p_value > 0.999);
+	/* the longest chain of 512 balls in 512 bins is about 4 to 5 */
+	assert_true(u.longest > 4.0 && u.longest < 5.5);
+	table_shape_free(&s);
+	/* all in one bucket: clustered beyond doubt */
+	memset(chain, 0, 512 * sizeof(*chain));
+	chain[7] = 512;
+	assert_int_equal(table_shape_from_chains(&s, chain, 512), 0);
+	uniform_expectation(&s, &u);
+	assert_true(u.p_value < 1e-12);
+	table_shape_free(&s);
+	free(chain);
+}
+
+static void test_avc_hashes(void **state)
+{
+	struct snap_key k = { .k0 = 1 | 2ULL << 32, .k1 = 3 };
+
+	/* xor: 1 ^ 2 << 2 ^ 3 << 4 = 1 ^ 8 ^ 48 = 57 */
+	assert_int_equal(avc_hash_xor(1, 2, 3), 57);
+	assert_int_equal(table_bucket(TABLE_HASH_XOR, 9, &k), 57);
+	/* av_hash() (6.19), by an independent implementation */
+	assert_int_equal(avc_hash_murmur3(1, 2, 3), 0xb465da4b);
+	assert_int_equal(avc_hash_murmur3(7, 5, 7), 0xa199a758);
+	assert_int_equal(table_bucket(TABLE_HASH_MURMUR3, 9, &k), 0xb465da4b & 511);
+	assert_true(table_hash_compatible(TABLE_HASH_XOR, TABLE_HASH_JHASH));
+	assert_false(table_hash_compatible(TABLE_HASH_D_HASH, TABLE_HASH_XOR));
+	assert_int_equal(table_hash_named("murmur3"), TABLE_HASH_MURMUR3);
+	assert_int_equal(table_hash_named("md5"), TABLE_HASH_NONE);
+}
+
+static void test_other_buckets(void **state)
+{
+	struct snap_key d = { .k0 = 0xdeadbeefULL | 5ULL << 32 };
+	struct snap_key t = { .k0 = 0x12345678 };
+
+	/* d_hash: the top bits of the 32-bit name hash, whatever the length */
+	assert_int_equal(table_bucket(TABLE_HASH_D_HASH, 4, &d), 0xd);
+	assert_int_equal(table_bucket(TABLE_HASH_D_HASH, 16, &d), 0xdead);
+	/* ehash: the low bits of the full hash */
+	assert_int_equal(table_bucket(TABLE_HASH_EHASH, 8, &t), 0x78);
+}
+
+/* keys whose d_hash bucket (2 bits) is their top two bits */
+static struct snap_key dkey(unsigned int bucket, unsigned int n)
+{
+	struct snap_key k = { .k0 = (__u64)(bucket << 30 | n) };
+
+	return k;
+}
+
+static void test_weighed_walks(void **state)
+{
+	struct snap_key keys[4] = { dkey(1, 1), dkey(1, 2), dkey(1, 3), dkey(2, 1) };
+	struct key_count counts[3] = {
+		{ .key = dkey(1, 1), .hits = 10 },
+		{ .key = dkey(1, 2), .hits = 1 },
+		{ .key = dkey(1, 3), .hits = 1 },
+	};
+	struct layout_prediction p;
+
+	assert_int_equal(predict_layout(&p, TABLE_HASH_D_HASH, 2, keys, 4, counts, 3), 0);
+	assert_int_equal(p.shape.used, 2);
+	assert_int_equal(p.shape.longest, 3);
+	/* 12 hits in a chain of 3: (3 + 1) / 2 = 2 each */
+	assert_true(p.mean_walk > 1.999 && p.mean_walk < 2.001);
+	/* best order: 10 at 1, 1 at 2, 1 at 3 = 15 / 12; worst: 10 at 3, 2, 1 = 33 / 12 */
+	assert_true(p.mean_walk_lo > 1.2499 && p.mean_walk_lo < 1.2501);
+	assert_true(p.mean_walk_hi > 2.7499 && p.mean_walk_hi < 2.7501);
+	assert_int_equal(p.lookups_weighed, 12);
+	layout_prediction_free(&p);
+
+	/* a miss of a key the table never held walks the whole chain, exactly */
+	counts[0].key = dkey(1, 9);
+	counts[0].hits = 0;
+	counts[0].misses = 4;
+	assert_int_equal(predict_layout(&p, TABLE_HASH_D_HASH, 2, keys, 4, counts, 1), 0);
+	assert_true(p.mean_walk == 3 && p.mean_walk_lo == 3 && p.mean_walk_hi == 3);
+	layout_prediction_free(&p);
+	/* out of range sizes are refused */
+	assert_int_equal(predict_layout(&p, TABLE_HASH_D_HASH, PFT_TABLE_MAX_BITS + 1, keys, 4,
+					NULL, 0), -EINVAL);
+}
+
+static void test_packed_keys(void **state)
+{
+	struct snap_key keys[2] = { { .k0 = 0x0000000700000005ULL, .k1 = 7 },
+				    { .k0 = 0x123456789ULL, .k1 = 0xffff } };
+	struct key_count c = { .key = { .k0 = 42, .k1 = 1 }, .hits = 1ULL << 40, .misses = 3 };
+	struct snap_key *back;
+	struct key_count *cback;
+	char *text;
+
+	text = keys_encode(TABLE_HASH_MURMUR3, keys, 2);
+	assert_non_null(text);
+	/* 2 records of 10 bytes: 20 bytes, 28 base64 characters */
+	assert_int_equal(strlen(text), 28);
+	assert_int_equal(keys_decode(TABLE_HASH_MURMUR3, text, &back), 2);
+	assert_memory_equal(back, keys, sizeof(keys));
+	free(back);
+	/* the same text read as 16-byte inode keys is not whole records */
+	assert_int_equal(keys_decode(TABLE_HASH_INODE, text, &back), -1);
+	free(back);
+	assert_int_equal(keys_decode(TABLE_HASH_XOR, "not base64!", &back), -1);
+	free(back);
+	free(text);
+	text = key_counts_encode(TABLE_HASH_INODE, &c, 1);
+	assert_int_equal(key_counts_decode(TABLE_HASH_INODE, text, &cback), 1);
+	assert_memory_equal(cback, &c, sizeof(c));
+	free(cback);
+	free(text);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_shape_from_chains),
+		cmocka_unit_test(test_uniform),
+		cmocka_unit_test(test_avc_hashes),
+		cmocka_unit_test(test_other_buckets),
+		cmocka_unit_test(test_weighed_walks),
+		cmocka_unit_test(test_packed_keys),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
