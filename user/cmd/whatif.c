@@ -249,6 +249,17 @@ static struct json_object *prediction_json(const struct layout_prediction *p, bo
 	json_object_object_add(o, "mean_walk", counted ? json_object_new_double(p->mean_walk) : NULL);
 	json_object_object_add(o, "mean_walk_lo", counted ? json_object_new_double(p->mean_walk_lo) : NULL);
 	json_object_object_add(o, "mean_walk_hi", counted ? json_object_new_double(p->mean_walk_hi) : NULL);
+	if (counted) {
+		struct json_object *r = json_object_new_object();
+
+		json_object_object_add(r, "mean", json_object_new_double(p->redrawn_walk));
+		json_object_object_add(r, "sd", json_object_new_double(p->redrawn_walk_sd));
+		json_object_object_add(r, "p2_5", json_object_new_double(p->redrawn_walk_lo));
+		json_object_object_add(r, "p97_5", json_object_new_double(p->redrawn_walk_hi));
+		json_object_object_add(o, "mean_walk_redrawn", r);
+	} else {
+		json_object_object_add(o, "mean_walk_redrawn", NULL);
+	}
 	json_object_object_add(o, "current", json_object_new_boolean(current));
 	if (current && counted && p->mean_walk_in_order >= 0)
 		json_object_object_add(o, "mean_walk_in_order", json_object_new_double(p->mean_walk_in_order));

@@ -309,6 +309,101 @@ static void weigh_lookups(struct layout_prediction *p, const __u32 *chain,
 	}
 }
 
+/* splitmix64: a key and a layout's seed to a uniform 64-bit value */
+static __u64 mix64(__u64 x)
+{
+	x += 0x9E3779B97F4A7C15ULL;
+	x = (x ^ (x >> 30)) * 0xBF58476D1CE4E5B9ULL;
+	x = (x ^ (x >> 27)) * 0x94D049BB133111EBULL;
+	return x ^ (x >> 31);
+}
+
+static __u64 key_draw(const struct snap_key *k, __u64 seed)
+{
+	return mix64(k->k0 ^ mix64(k->k1 ^ seed));
+}
+
+static int double_cmp(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/* A kernel address of the direct map, 64-byte aligned, drawn from ADDR and SEED. */
+static __u64 redrawn_address(__u64 addr, __u64 seed)
+{
+	return 0xffff888000000000ULL | (mix64(addr ^ seed) & 0x3fffffffc0ULL);
+}
+
+/*
+ * K's bucket in a layout where what changes from boot to boot is drawn
+ * anew: the superblock and mount addresses the inode and mount hashes
+ * mix in (each address the same way wherever it occurs, so that keys
+ * sharing a superblock keep sharing it), under the kernel's own bucket
+ * function; anything else, the dcache's salted name hashes, TCP's
+ * secret-keyed hash and the AVC's keys, a uniformly random bucket.
+ */
+static __u64 redrawn_bucket(enum table_hash h, unsigned int bits, const struct snap_key *k,
+			    __u64 seed)
+{
+	struct snap_key r = *k;
+
+	if (h == TABLE_HASH_INODE) {
+		r.k0 = redrawn_address(k->k0, seed);
+		return table_bucket(h, bits, &r);
+	}
+	if (h == TABLE_HASH_M_HASH) {
+		r.k0 = redrawn_address(k->k0, seed);
+		r.k1 = redrawn_address(k->k1, seed);
+		return table_bucket(h, bits, &r);
+	}
+	return key_draw(k, seed) & ((1ULL << bits) - 1);
+}
+
+/* struct layout_prediction's redrawn_walk*: layouts of the same keys on other boots. */
+static int redrawn_walks(struct layout_prediction *p, const struct snap_key *keys, __u64 nkeys,
+			 const struct placed_count *pc, __u64 ncounts)
+{
+	__u64 m = 1ULL << p->bits, i, seed, b, len, ahead;
+	double w[PFT_REDRAWN_LAYOUTS], sum = 0, sq = 0, nodes, weighed;
+	__u32 *chain = calloc(m, sizeof(*chain));
+	int r;
+
+	if (!chain)
+		return -ENOMEM;
+	for (r = 0; r < PFT_REDRAWN_LAYOUTS; r++) {
+		seed = mix64((__u64)r + 1);
+		memset(chain, 0, m * sizeof(*chain));
+		for (i = 0; i < nkeys; i++)
+			chain[redrawn_bucket(p->hash, p->bits, &keys[i], seed)]++;
+		nodes = weighed = 0;
+		for (i = 0; i < ncounts; i++) {
+			const struct key_count *c = pc[i].c;
+			__u64 draw = key_draw(&c->key, seed);
+
+			b = redrawn_bucket(p->hash, p->bits, &c->key, seed);
+			len = chain[b] + !pc[i].present;
+			/* where in its chain: uniform over the len places */
+			ahead = mix64(draw) % (len ? len : 1);
+			nodes += (double)c->hits * (double)(1 + ahead);
+			/* a miss: before its own insertion, the entries behind it; never held: all */
+			nodes += (double)c->misses * (double)(pc[i].present ? len - 1 - ahead : chain[b]);
+			weighed += (double)(c->hits + c->misses);
+		}
+		w[r] = weighed > 0 ? nodes / weighed : 0;
+		sum += w[r];
+		sq += w[r] * w[r];
+	}
+	free(chain);
+	qsort(w, PFT_REDRAWN_LAYOUTS, sizeof(w[0]), double_cmp);
+	p->redrawn_walk = sum / PFT_REDRAWN_LAYOUTS;
+	p->redrawn_walk_sd = sqrt(fmax(0, sq / PFT_REDRAWN_LAYOUTS - p->redrawn_walk * p->redrawn_walk));
+	p->redrawn_walk_lo = w[PFT_REDRAWN_LAYOUTS * 25 / 1000];
+	p->redrawn_walk_hi = w[PFT_REDRAWN_LAYOUTS * 975 / 1000 - 1];
+	return 0;
+}
+
 int predict_layout(struct layout_prediction *p, enum table_hash hash, unsigned int bits,
 		   const struct snap_key *keys, __u64 nkeys,
 		   const struct key_count *counts, __u64 ncounts)
@@ -347,6 +442,7 @@ int predict_layout(struct layout_prediction *p, enum table_hash hash, unsigned i
 						key_cmp) != NULL;
 		}
 		weigh_lookups(p, chain, pc, ncounts);
+		rc = redrawn_walks(p, keys, nkeys, pc, ncounts);
 	}
 	free(pc);
 	free(sorted);

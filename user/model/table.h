@@ -96,8 +96,22 @@ struct layout_prediction {
 	 * computed.
 	 */
 	double mean_walk_in_order;
+	/*
+	 * The same lookups over PFT_REDRAWN_LAYOUTS layouts in which what
+	 * changes from boot to boot is drawn anew (a fixed seed: the same file
+	 * gives the same figures): the superblock and mount addresses the
+	 * inode and mount hashes mix in, under the kernel's function; for
+	 * the dcache (salted name hashes), TCP (a boot-time secret) and the
+	 * AVC (ideal hashing), uniformly random buckets. Each key at a
+	 * uniformly random place in its chain. The mean, standard deviation,
+	 * and the 2.5% and 97.5% points: what another boot of the same load
+	 * should give.
+	 */
+	double redrawn_walk, redrawn_walk_sd, redrawn_walk_lo, redrawn_walk_hi;
 	__u64 lookups_weighed;
 };
+
+#define PFT_REDRAWN_LAYOUTS 400
 
 /*
  * Lay KEYS out under (hash, bits) and weigh the walks by COUNTS (may be

@@ -695,24 +695,12 @@ static void wait_for_end(struct session *s)
 	}
 }
 
-/* Detach first: the counts read afterwards are final and consistent. */
-static void stop(struct session *s)
-{
-	int i;
-
-	s->end = monotonic_s();
-	for (i = 0; i < s->ntargets; i++)
-		target_detach(&s->targets[i]);
-	finish_sampling(s);
-	workload_stop(&s->run);
-}
-
 /*
  * The whole table, after the walks were detached, and the lookups the
  * trace counted by key. A snapshot that fails leaves the run intact and
  * says why, in the report and on stderr.
  */
-static void collect_snapshot(struct session *s, int i, struct target_report *tr)
+static void take_snapshot(struct session *s, int i)
 {
 	struct target *t = &s->targets[i];
 	struct table_snapshot *snap = &s->snaps[i];
@@ -720,16 +708,34 @@ static void collect_snapshot(struct session *s, int i, struct target_report *tr)
 
 	if (snapshot_take(t, snap, err, PFT_ERRLEN)) {
 		fprintf(stderr, "pftrace: %s\n", err);
-		tr->snapshot_error = err;
 		return;
 	}
 	if (!s->opts->snapshot_only &&
 	    snapshot_read_counts(t, snap, s->ncpus, err, PFT_ERRLEN)) {
-		fprintf(stderr, "pftrace: %s: cannot read the key counts\n", t->recipe->traced);
-		tr->snapshot_error = err;
-		snprintf(err, PFT_ERRLEN, "key counts unreadable");
+		snprintf(err, PFT_ERRLEN, "%s: cannot read the key counts", t->recipe->traced);
+		fprintf(stderr, "pftrace: %s\n", err);
+		table_snapshot_free(snap);
 	}
-	tr->snapshot = snap;
+}
+
+/*
+ * Detach first: the counts read afterwards are final and consistent.
+ * Snapshots come before the command is stopped, so that they find the
+ * table as the traced lookups left it (a stopped command's sockets,
+ * files and mounts would be gone).
+ */
+static void stop(struct session *s)
+{
+	int i;
+
+	s->end = monotonic_s();
+	for (i = 0; i < s->ntargets; i++)
+		target_detach(&s->targets[i]);
+	if (s->opts->snapshot)
+		for (i = 0; i < s->ntargets; i++)
+			take_snapshot(s, i);
+	finish_sampling(s);
+	workload_stop(&s->run);
 }
 
 /* The run as the renderers and the run file know it; pointers into s. */
@@ -759,8 +765,10 @@ static void collect(struct session *s, struct run_report *rep)
 		fill_overhead(tr, s, &s->targets[i]);
 		if (s->sampled)
 			tr->profile = &s->profiles[i];
-		if (o->snapshot)
-			collect_snapshot(s, i, tr);
+		if (s->snaps[i].shape.by_len)
+			tr->snapshot = &s->snaps[i];
+		else if (s->snap_err[i][0])
+			tr->snapshot_error = s->snap_err[i];
 	}
 	rep->samples = s->sampled ? &s->samples : NULL;
 	rep->sampling_off = o->no_samples ? NULL : s->sampling_off;

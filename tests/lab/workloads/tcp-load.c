@@ -2,13 +2,16 @@
 /*
  * tcp-load: loopback TCP connections, for the established hash.
  *
- *   tcp-load [-c CONNECTIONS] [-n MESSAGES] [-p PORT]
+ *   tcp-load [-c CONNECTIONS] [-n MESSAGES] [-p PORT] [-H FILE]
  *
  * A child process listens on 127.0.0.1:PORT and echoes; the parent
  * opens CONNECTIONS connections, all kept open, then sends MESSAGES
  * small messages round-robin over them, waiting for each echo. Every
  * segment received is one established-hash lookup (early demux or
  * tcp_v4_rcv), so the kernel's InSegs counter is the yardstick.
+ * With -H FILE it then creates FILE and holds every connection open
+ * until killed: a snapshot of the table taken meanwhile finds the
+ * sockets the lookups found.
  */
 #include <arpa/inet.h>
 #include <netinet/in.h>
@@ -71,14 +74,16 @@ int main(int argc, char **argv)
 	struct sockaddr_in a = { .sin_family = AF_INET };
 	char buf[64] = "ping";
 	pid_t server;
+	const char *hold = NULL;
 
-	while ((c = getopt(argc, argv, "c:n:p:")) != -1) {
+	while ((c = getopt(argc, argv, "c:n:p:H:")) != -1) {
 		switch (c) {
 		case 'c': conns = atoi(optarg); break;
 		case 'n': msgs = atol(optarg); break;
 		case 'p': port = atoi(optarg); break;
+		case 'H': hold = optarg; break;
 		default:
-			fprintf(stderr, "usage: tcp-load [-c CONNECTIONS] [-n MESSAGES] [-p PORT]\n");
+			fprintf(stderr, "usage: tcp-load [-c CONNECTIONS] [-n MESSAGES] [-p PORT] [-H FILE]\n");
 			return 2;
 		}
 	}
@@ -111,6 +116,15 @@ int main(int argc, char **argv)
 
 		if (write(fd, buf, 4) != 4 || read(fd, buf, sizeof(buf)) <= 0)
 			die("echo");
+	}
+	if (hold) {
+		FILE *f = fopen(hold, "w");
+
+		if (!f)
+			die(hold);
+		fclose(f);
+		for (;;)
+			pause();   /* killed with the connections open */
 	}
 	for (i = 0; i < conns; i++)
 		close(fds[i]);
