@@ -6,7 +6,8 @@
 #   make test       deps + build + unit tests + lab tests on six kernels
 #   make test-all   the same, plus the newest Debian kernel and 6.12-generic
 #   make lab        the lab's base initramfs (tests/lab/run calls this)
-#   make bench      overhead figures in the lab (QEMU -icount), not a test
+#   make bench      overhead figures in the lab (QEMU -icount) and the AVC
+#                   hash table of Linux 6.19, not a test
 #   make soak       10 minutes of tracing under load: memory, kernel log
 #   V=1             show the commands
 #
@@ -252,6 +253,7 @@ demo: deps
 bench: deps
 	$(Q)bench/replay
 	$(Q)bench/run
+	$(Q)bench/avc-hash-table
 
 soak: deps
 	$(Q)bench/soak

@@ -12,6 +12,30 @@
 
 #include "runfile.h"
 #include "runtools.h"
+#include "table.h"
+
+/* what pftrace whatif computes from a snapshot: the own layout and two others */
+static void whatif_layouts(const struct run_file *rf)
+{
+	struct layout_prediction p;
+	int i;
+
+	for (i = 0; i < rf->rep.ntargets; i++) {
+		const struct table_snapshot *s = rf->rep.targets[i].snapshot;
+		enum table_hash h;
+
+		if (!s)
+			continue;
+		h = table_hash_named(s->hash);
+		if (!predict_own_layout(&p, h, s->bits, s->keys, s->nkeys, s->counts, s->ncounts))
+			layout_prediction_free(&p);
+		if (!predict_layout(&p, h, s->bits > 1 ? s->bits - 1 : 1, s->keys, s->nkeys,
+				    s->counts, s->ncounts))
+			layout_prediction_free(&p);
+		if (!predict_layout(&p, TABLE_HASH_JHASH, 6, s->keys, s->nkeys, s->counts, s->ncounts))
+			layout_prediction_free(&p);
+	}
+}
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
@@ -32,6 +56,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			fclose(sink);
 		}
 		json_object_put(render_json(&rf.rep));
+		whatif_layouts(&rf);
 		runfile_free(&rf);
 	} else if (!strchr(err, ':') || strchr(err, '\n')) {
 		/* every refusal is one line naming the file */
