@@ -113,13 +113,14 @@ static __always_inline void avc_walk(struct chain_walk *w, __u64 avc,
 static __always_inline int avc_fexit(__u64 avc, __u32 ssid, __u32 tsid,
 				     __u16 tclass, __u64 ret)
 {
+	__u64 now = lat_now();   /* first: the call's time ends here */
 	struct avc_key k = { .ssid = ssid, .tsid = tsid, .tclass = tclass };
 	struct chain_walk w;
 
 	if (!sample_this_call())
 		return 0;
 	avc_walk(&w, avc, &k);
-	account_lookup(&w, ret);
+	account_lookup_at(&w, ret, now);
 	return 0;
 }
 
@@ -143,6 +144,13 @@ int BPF_PROG(fexit_avc_lookup_3, __u32 ssid, __u32 tsid, __u16 tclass, __u64 ret
 	return avc_fexit(0, ssid, tsid, tclass, ret);
 }
 
+SEC("fentry/avc_lookup")
+int BPF_PROG(fentry_avc_lookup)
+{
+	lat_enter();
+	return 0;
+}
+
 SEC("kprobe/avc_lookup")
 int BPF_KPROBE(kprobe_avc_lookup)
 {
@@ -164,6 +172,7 @@ int BPF_KPROBE(kprobe_avc_lookup)
 	}
 	avc_walk(&w, avc, &k);
 	stash_walk(&w);
+	lat_enter();   /* last: the walk above is not the function's time */
 	return 0;
 }
 

@@ -83,12 +83,13 @@ static __always_inline void dcache_walk(struct chain_walk *w, __u64 parent, __u6
 
 static __always_inline int dcache_exit(__u64 parent, __u64 name, __u64 ret)
 {
+	__u64 now = lat_now();   /* first: the call's time ends here */
 	struct chain_walk w;
 
 	if (!sample_this_call())
 		return 0;
 	dcache_walk(&w, parent, name, true);
-	account_lookup(&w, ret);
+	account_lookup_at(&w, ret, now);
 	return 0;
 }
 
@@ -100,6 +101,7 @@ static __always_inline int dcache_entry(__u64 parent, __u64 name)
 		return 0;
 	dcache_walk(&w, parent, name, false);
 	stash_walk(&w);
+	lat_enter();
 	return 0;
 }
 
@@ -108,6 +110,13 @@ SEC("fexit/__d_lookup_rcu")
 int BPF_PROG(fexit_d_lookup_rcu_3, __u64 parent, __u64 name, __u64 seqp, __u64 ret)
 {
 	return dcache_exit(parent, name, ret);
+}
+
+SEC("fentry/__d_lookup_rcu")
+int BPF_PROG(fentry_d_lookup_rcu)
+{
+	lat_enter();
+	return 0;
 }
 
 SEC("kprobe/__d_lookup_rcu")
@@ -128,6 +137,13 @@ SEC("fexit/__d_lookup")
 int BPF_PROG(fexit_d_lookup_2, __u64 parent, __u64 name, __u64 ret)
 {
 	return dcache_exit(parent, name, ret);
+}
+
+SEC("fentry/__d_lookup")
+int BPF_PROG(fentry_d_lookup)
+{
+	lat_enter();
+	return 0;
 }
 
 SEC("kprobe/__d_lookup")

@@ -69,12 +69,13 @@ static __always_inline __u64 inode_found(__u64 ret, const struct chain_walk *w)
 
 static __always_inline int inode_exit(__u64 sb, __u64 head, __u64 ino, __u64 ret)
 {
+	__u64 now = lat_now();   /* first: the call's time ends here */
 	struct chain_walk w;
 
 	if (!sample_this_call())
 		return 0;
 	inode_walk(&w, sb, head, ino, true);
-	account_lookup(&w, inode_found(ret, &w));
+	account_lookup_at(&w, inode_found(ret, &w), now);
 	return 0;
 }
 
@@ -98,6 +99,13 @@ int BPF_PROG(fexit_find_inode_fast_5, __u64 sb, __u64 head, __u64 ino, __u64 loc
 	return inode_exit(sb, head, ino, ret);
 }
 
+SEC("fentry/find_inode_fast")
+int BPF_PROG(fentry_find_inode_fast)
+{
+	lat_enter();
+	return 0;
+}
+
 SEC("kprobe/find_inode_fast")
 int BPF_KPROBE(kprobe_find_inode_fast, __u64 sb, __u64 head, __u64 ino)
 {
@@ -107,19 +115,21 @@ int BPF_KPROBE(kprobe_find_inode_fast, __u64 sb, __u64 head, __u64 ino)
 		return 0;
 	inode_walk(&w, sb, head, ino, false);
 	stash_walk(&w);
+	lat_enter();
 	return 0;
 }
 
 SEC("kretprobe/find_inode_fast")
 int BPF_KRETPROBE(kretprobe_find_inode_fast, __u64 ret)
 {
+	__u64 now = lat_now();
 	struct chain_walk *w;
 	__u64 tid;
 
 	w = stashed_walk(&tid);
 	if (!w)
 		return 0;
-	account_lookup(w, inode_found(ret, w));
+	account_lookup_at(w, inode_found(ret, w), now);
 	bpf_map_delete_elem(&pending_walks, &tid);
 	return 0;
 }

@@ -75,12 +75,20 @@ static __always_inline void mount_walk(struct chain_walk *w, __u64 mnt, __u64 de
 SEC("fexit/__lookup_mnt")
 int BPF_PROG(fexit_lookup_mnt_2, __u64 mnt, __u64 dentry, __u64 ret)
 {
+	__u64 now = lat_now();   /* first: the call's time ends here */
 	struct chain_walk w;
 
 	if (!sample_this_call())
 		return 0;
 	mount_walk(&w, mnt, dentry, true);
-	account_lookup(&w, ret);
+	account_lookup_at(&w, ret, now);
+	return 0;
+}
+
+SEC("fentry/__lookup_mnt")
+int BPF_PROG(fentry_lookup_mnt)
+{
+	lat_enter();
 	return 0;
 }
 
@@ -93,6 +101,7 @@ int BPF_KPROBE(kprobe_lookup_mnt, __u64 mnt, __u64 dentry)
 		return 0;
 	mount_walk(&w, mnt, dentry, false);
 	stash_walk(&w);
+	lat_enter();
 	return 0;
 }
 

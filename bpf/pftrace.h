@@ -33,6 +33,8 @@ struct walk_config {
 	__u32 sample_every;         /* --sample N: walk one call in N per CPU */
 	__u32 walk_off;             /* -C walk=off: return at once (bench floor) */
 	__u32 count_keys;           /* --snapshot: count lookups by key in key_counts */
+	__u32 latency;              /* --latency: 0 off, PFT_LAT_NS or PFT_LAT_CYCLES */
+	__u32 lat_shift;            /* a latency bucket is 2^lat_shift units wide */
 };
 
 /*
@@ -129,6 +131,25 @@ struct snap_state {
 	__u32 pad;
 	__u64 cut;                  /* chains cut at PFT_SNAP_MAX_CHAIN, all runs */
 };
+/*
+ * --latency: each traced call's own time, entry to return, in
+ * nanoseconds or (where a PMU counts them) CPU cycles, by the number of
+ * nodes the walk visited. Per node count (the last slot takes all
+ * longer walks): the lookups, the sum of their times (and of squares),
+ * and a histogram of PFT_LAT_BUCKETS buckets 2^lat_shift units wide
+ * (the last one takes every longer time).
+ */
+enum pft_lat_unit { PFT_LAT_OFF = 0, PFT_LAT_NS = 1, PFT_LAT_CYCLES = 2 };
+#define PFT_LAT_NODES 32
+#define PFT_LAT_BUCKETS 192   /* a per-CPU value stays under 32 KB */
+struct lat_counters {
+	__u64 count[PFT_LAT_NODES];
+	__u64 sum[PFT_LAT_NODES];
+	__u64 lost;                 /* exits with no entry stamp (nested, or attached mid-call) */
+	__u64 migrated;             /* cycles: entry and return on different CPUs, not counted */
+	__u32 hist[PFT_LAT_NODES][PFT_LAT_BUCKETS];
+};
+
 /* key_counts: lookups per key (struct snap_key), by our walk's verdict */
 #define PFT_KEY_COUNTS_MAX 65536
 struct key_hits {

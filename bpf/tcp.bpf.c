@@ -116,12 +116,13 @@ static __always_inline void tcp_walk(struct chain_walk *w, __u64 net, __u64 hash
 static __always_inline int tcp_exit(__u64 net, __u64 hashinfo, __u32 saddr, __u16 sport,
 				    __u32 daddr, __u16 hnum, __u64 ret)
 {
+	__u64 now = lat_now();   /* first: the call's time ends here */
 	struct chain_walk w;
 
 	if (!sample_this_call())
 		return 0;
 	tcp_walk(&w, net, hashinfo, saddr, sport, daddr, hnum, true);
-	account_lookup(&w, ret);
+	account_lookup_at(&w, ret, now);
 	return 0;
 }
 
@@ -143,6 +144,13 @@ int BPF_PROG(fexit_inet_lookup_established_7, __u64 net, __u32 saddr, __u16 spor
 
 const volatile __u32 tcp_nparams = 8;
 
+SEC("fentry/__inet_lookup_established")
+int BPF_PROG(fentry_inet_lookup_established)
+{
+	lat_enter();
+	return 0;
+}
+
 SEC("kprobe/__inet_lookup_established")
 int BPF_KPROBE(kprobe_inet_lookup_established)
 {
@@ -159,6 +167,7 @@ int BPF_KPROBE(kprobe_inet_lookup_established)
 		tcp_walk(&w, PT_REGS_PARM1(regs), 0, PT_REGS_PARM2(regs), PT_REGS_PARM3(regs),
 			 PT_REGS_PARM4(regs), PT_REGS_PARM5(regs), false);
 	stash_walk(&w);
+	lat_enter();
 	return 0;
 }
 

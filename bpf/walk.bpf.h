@@ -331,6 +331,109 @@ static __always_inline void count_key(__u64 k0, __u64 k1, const struct chain_wal
 }
 
 /*
+ * --latency. The entry program (fentry, or the end of the kprobe
+ * handler, after its walk) stamps the time per task; the exit program
+ * reads the time first thing, before its own walk, and accounts the
+ * difference by the nodes its walk visited. The maps have one entry
+ * when latency is off (the loader sizes them).
+ */
+struct lat_start {
+	__u64 t;
+	__u32 cpu;
+	__u32 pad;
+};
+
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, 1);
+	__type(key, __u64);
+	__type(value, struct lat_start);
+} lat_starts SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_PERF_EVENT_ARRAY);
+	__uint(key_size, sizeof(__u32));
+	__uint(value_size, sizeof(__u32));
+} lat_cycles SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__uint(max_entries, 1);
+	__type(key, __u32);
+	__type(value, struct lat_counters);
+} lat_counters SEC(".maps");
+
+static __always_inline __u64 lat_now(void)
+{
+	struct bpf_perf_event_value v;
+
+	if (walk_config.latency == PFT_LAT_NS)
+		return bpf_ktime_get_ns();
+	if (walk_config.latency != PFT_LAT_CYCLES)
+		return 0;
+	if (bpf_perf_event_read_value(&lat_cycles, BPF_F_CURRENT_CPU, &v, sizeof(v)))
+		return 0;
+	return v.counter;
+}
+
+static __always_inline void lat_enter(void)
+{
+	struct lat_start s;
+	__u64 tid;
+
+	if (!walk_config.latency)
+		return;
+	tid = bpf_get_current_pid_tgid();
+	s.cpu = bpf_get_smp_processor_id();
+	s.pad = 0;
+	s.t = lat_now();   /* last: what follows the stamp is the function */
+	bpf_map_update_elem(&lat_starts, &tid, &s, BPF_ANY);
+}
+
+/* A global function (verified once): the lookup that ended at NOW walked PACKED. */
+__noinline int account_latency(__u64 now, __u64 packed)
+{
+	__u64 tid = bpf_get_current_pid_tgid(), d;
+	__u32 zero = 0, n = (__u32)packed, b;
+	struct lat_counters *c = bpf_map_lookup_elem(&lat_counters, &zero);
+	struct lat_start *s = bpf_map_lookup_elem(&lat_starts, &tid);
+
+	if (!c)
+		return 0;
+	if (!s || !now) {
+		stat_add(c->lost, 1);
+		return 0;
+	}
+	if (walk_config.latency == PFT_LAT_CYCLES && s->cpu != bpf_get_smp_processor_id()) {
+		stat_add(c->migrated, 1);
+		bpf_map_delete_elem(&lat_starts, &tid);
+		return 0;
+	}
+	d = now - s->t;
+	bpf_map_delete_elem(&lat_starts, &tid);
+	if (packed & (WALK_TRUNCATED | WALK_FAULT))
+		return 0;
+	if (n >= PFT_LAT_NODES)
+		n = PFT_LAT_NODES - 1;
+	b = (__u32)(d >> (walk_config.lat_shift & 31));
+	if (b >= PFT_LAT_BUCKETS)
+		b = PFT_LAT_BUCKETS - 1;
+	stat_add(c->count[n], 1);
+	stat_add(c->sum[n], d);
+	stat_add(c->hist[n][b], 1);
+	return 0;
+}
+
+/* account_lookup(), and with --latency the call's time, ended at NOW */
+static __always_inline void account_lookup_at(const struct chain_walk *w, __u64 kernel_found,
+					      __u64 now)
+{
+	account_lookup(w, kernel_found);
+	if (walk_config.latency)
+		account_latency(now, walk_pack(w));
+}
+
+/*
  * kprobe + kretprobe: the walk runs at entry (the state the kernel is
  * about to walk) and is accounted at return, when the verdict is known.
  */
@@ -364,13 +467,14 @@ static __always_inline struct chain_walk *stashed_walk(__u64 *tid)
 
 static __always_inline void account_stashed(__u64 kernel_found)
 {
+	__u64 now = lat_now();
 	struct chain_walk *w;
 	__u64 tid;
 
 	w = stashed_walk(&tid);
 	if (!w)
 		return;
-	account_lookup(w, kernel_found);
+	account_lookup_at(w, kernel_found, now);
 	bpf_map_delete_elem(&pending_walks, &tid);
 }
 

@@ -405,6 +405,13 @@ int cmd_whatif(int argc, char **argv)
 		if (!t->snapshot || (q.target && strcmp(q.target, t->traced) &&
 				     strcmp(q.target, t->requested)))
 			continue;
+		if (t->snapshot->shape.entries && !t->snapshot->keys) {
+			fprintf(stderr, "pftrace: whatif: %s: the run file holds %s's table without its "
+				"keys (too many for a run file)\n", q.path, t->traced);
+			worst = 2;
+			done++;
+			continue;
+		}
 		weigh = q.lookups_path ? lookups_of(lf, t) : t->snapshot;
 		if (!weigh) {
 			fprintf(stderr, "pftrace: whatif: %s counted no lookups of %s's keys (%s)\n",

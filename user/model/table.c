@@ -543,6 +543,14 @@ void table_key_bytes(enum table_hash h, unsigned int *k0, unsigned int *k1)
 	}
 }
 
+bool keys_fit_runfile(enum table_hash h, __u64 n, __u64 ncounts)
+{
+	unsigned int b0, b1;
+
+	table_key_bytes(h, &b0, &b1);
+	return (n * (b0 + b1) + ncounts * (b0 + b1 + 16)) / 3 * 4 < (12ULL << 20);
+}
+
 static unsigned char *put_le(unsigned char *p, __u64 v, unsigned int bytes)
 {
 	unsigned int i;

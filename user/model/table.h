@@ -160,6 +160,8 @@ void table_snapshot_free(struct table_snapshot *s);
  * number of valid records.
  */
 void table_key_bytes(enum table_hash h, unsigned int *k0, unsigned int *k1);
+/* Whether N keys and NCOUNTS counted lookups, base64, fit 12 MB (a run file is at most 16). */
+bool keys_fit_runfile(enum table_hash h, __u64 n, __u64 ncounts);
 char *keys_encode(enum table_hash h, const struct snap_key *keys, __u64 n);
 long long keys_decode(enum table_hash h, const char *text, struct snap_key **out);
 char *key_counts_encode(enum table_hash h, const struct key_count *c, __u64 n);

@@ -73,14 +73,19 @@ struct json_object *snapshot_json(const struct table_snapshot *s)
 	k = json_object_new_object();
 	add(k, "layout", json_object_new_string(s->key_layout ? s->key_layout : ""));
 	add(k, "count", u64(s->nkeys));
-	add(k, "base64", packed(keys_encode(h, s->keys, s->nkeys)));
+	/* a run file stays readable (16 MB): past that, the shape without its keys */
+	if (keys_fit_runfile(h, s->nkeys, s->counted ? s->ncounts : 0))
+		add(k, "base64", packed(keys_encode(h, s->keys, s->nkeys)));
+	else
+		add(k, "omitted", json_object_new_string("too many entries for a run file"));
 	add(o, "keys", k);
 	if (s->counted) {
 		k = json_object_new_object();
 		add(k, "count", u64(s->ncounts));
 		add(k, "limit", u64(s->counts_limit));
 		add(k, "dropped", u64(s->counts_dropped));
-		add(k, "base64", packed(key_counts_encode(h, s->counts, s->ncounts)));
+		if (keys_fit_runfile(h, s->nkeys, s->ncounts))
+			add(k, "base64", packed(key_counts_encode(h, s->counts, s->ncounts)));
 		add(o, "lookups_by_key", k);
 	}
 	return o;
@@ -121,6 +126,8 @@ void render_snapshot_text(FILE *f, const struct table_snapshot *s)
 			(unsigned long long)t->by_len[l], bar,
 			"****************************************");
 	}
+	if (!keys_fit_runfile(table_hash_named(s->hash), s->nkeys, s->counted ? s->ncounts : 0))
+		fprintf(f, "  keys: too many for a run file (16 MB); whatif cannot use this snapshot\n");
 	if (s->counted)
 		fprintf(f, "  lookups by key: %llu keys counted (map of %llu), %llu lookups dropped\n",
 			(unsigned long long)s->ncounts, (unsigned long long)s->counts_limit,

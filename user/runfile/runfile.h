@@ -14,7 +14,7 @@
 #include "report.h"
 
 /* the largest run file pftrace reads */
-#define RUNFILE_MAX_BYTES (64 << 20)
+#define RUNFILE_MAX_BYTES (16 << 20)
 
 struct run_file {
 	struct run_report rep;
