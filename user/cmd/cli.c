@@ -11,7 +11,7 @@
 #include "fileio.h"
 
 enum { OPT_FORMAT = 256, OPT_BTF, OPT_DRY_RUN, OPT_SAMPLE, OPT_MAX_OVERHEAD, OPT_NO_SAMPLES,
-       OPT_VMLINUX, OPT_SNAPSHOT, OPT_KEYS };
+       OPT_VMLINUX, OPT_SNAPSHOT, OPT_KEYS, OPT_LATENCY };
 
 /* The trace command's options: getopt's arrays and --help come from here. */
 static const struct opt_spec trace_opt_specs[] = {
@@ -33,6 +33,8 @@ static const struct opt_spec trace_opt_specs[] = {
 	{ "no-samples", OPT_NO_SAMPLES, NULL, "walks only" },
 	{ "snapshot", OPT_SNAPSHOT, NULL, "at the end, walk the whole table: its shape beside\n"
 					   "ideal hashing, and every key (for pftrace whatif)" },
+	{ "latency", OPT_LATENCY, NULL, "time every lookup, entry to return, by nodes walked:\n"
+					 "cost per node (cycles where a PMU counts them, else ns)" },
 	{ "keys", OPT_KEYS, "N", "--snapshot: count lookups of at most N distinct keys\n"
 				 "(default 65536; the others are counted as dropped)" },
 	{ "vmlinux", OPT_VMLINUX, "FILE", "kernel text for the annotation where there is no\n"
@@ -281,6 +283,9 @@ int parse_trace_opts(int argc, char **argv, struct trace_opts *o)
 		case OPT_SNAPSHOT:
 			o->snapshot = true;
 			break;
+		case OPT_LATENCY:
+			o->latency = true;
+			break;
 		case OPT_KEYS:
 			n = strtol(optarg, &end, 10);
 			if (end == optarg || *end || n < 1 || n > 4194304)
@@ -316,6 +321,8 @@ int parse_trace_opts(int argc, char **argv, struct trace_opts *o)
 		return bad("no function to trace: give -f FUNC (pftrace list shows them)");
 	if (o->interval_s && o->duration_s && o->interval_s > o->duration_s)
 		return bad("-i %g is longer than -d %g", o->interval_s, o->duration_s);
+	if (o->latency && o->sample_every > 1)
+		return bad("--latency times every call; it cannot be combined with --sample");
 	if (o->interval_s && o->output_path && output_is_stdout(o->output_path))
 		return bad("-i and -o - would both write to stdout: give -o a file");
 	/* an OpenMetrics exposition ends at its "# EOF": one per output */

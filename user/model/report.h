@@ -12,6 +12,7 @@
 #include "aggregate.h"
 #include "profile.h"
 #include "table.h"
+#include "latency.h"
 
 #define PFT_MAX_TARGETS 8
 
@@ -43,6 +44,11 @@ struct target_report {
 	__u64 runs;
 	__u64 recursion_misses;  /* calls the kernel skipped: program busy on that CPU */
 	const struct table_snapshot *snapshot;   /* --snapshot, or NULL */
+	const struct latency_stats *latency;     /* --latency, or NULL */
+	const char *latency_unit_why;            /* why ns and not cycles ("" if cycles) */
+	const char *latency_overhead_why;        /* how the overhead was calibrated, or why not */
+	int loop_min, loop_max, loop_body;       /* the walk loop in instructions (0: unknown) */
+	const char *loop_why;                    /* why unknown */
 	const char *snapshot_error;              /* why a snapshot asked for is missing */
 };
 

@@ -10,6 +10,7 @@
 #include "hist.h"
 #include "report.h"
 #include "table_render.h"
+#include "latency_render.h"
 
 #define add(obj, key, val) json_object_object_add((obj), (key), (val))
 #define u64(v) json_object_new_uint64(v)
@@ -105,6 +106,8 @@ static struct json_object *target_json(const struct target_report *t, double dur
 	add(pm, "none", u64(w->prefetch.none));
 	add(pm, "exact", json_object_new_boolean(w->prefetch.exact));
 	add(o, "prefetch_model", pm);
+	if (t->latency)
+		add(o, "latency", latency_json(t));
 	if (samples && t->profile)
 		add(o, "samples", profile_json(t->profile, samples));
 	return o;

@@ -6,6 +6,7 @@
 #include "hist.h"
 #include "report.h"
 #include "table_render.h"
+#include "latency_render.h"
 
 static double pct(__u64 part, __u64 whole)
 {
@@ -123,6 +124,8 @@ void render_target_text(FILE *f, const struct target_report *t, double duration_
 	fprintf(f, "  misses on an empty bucket  %llu of %llu\n\n",
 		(unsigned long long)s->walk_empty, (unsigned long long)s->walk_misses);
 	render_prefetch_model(f, t);
+	if (t->latency)
+		render_latency_text(f, t);
 }
 
 static void render_samples(FILE *f, const struct target_report *t, const struct run_report *r)

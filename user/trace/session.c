@@ -30,7 +30,9 @@
 #include "report.h"
 #include "sampling.h"
 #include "session.h"
+#include "latency_setup.h"
 #include "snapshot.h"
+#include "walk_loop.h"
 #include "targets.h"
 #include "workload.h"
 
@@ -47,6 +49,10 @@ struct session {
 	const struct kfunc *traced_fn[PFT_MAX_TARGETS];  /* NULL: not in kallsyms */
 	struct function_profile profiles[PFT_MAX_TARGETS];
 	struct table_snapshot snaps[PFT_MAX_TARGETS];
+	struct lat_session lat;
+	struct latency_stats lat_stats[PFT_MAX_TARGETS];
+	struct walk_loop loops[PFT_MAX_TARGETS];
+	char loop_why[PFT_MAX_TARGETS][PFT_ERRLEN];
 	char snap_err[PFT_MAX_TARGETS][PFT_ERRLEN];
 	int bpf_stats_fd;        /* BPF_ENABLE_STATS, held for this session only */
 	char stats_why[PFT_ERRLEN];
@@ -173,6 +179,8 @@ static int target_start_method(struct target *t, const struct kernel_facts *kf,
 	if (t->opts->snapshot &&
 	    snapshot_prepare(t, !t->opts->snapshot_only, t->opts->key_limit, err, errlen))
 		return 2;
+	if (t->opts->latency && lat_prepare_target(t, t->lat, err, errlen))
+		return 2;
 	rc = bpf_object__load(t->obj);
 	if (rc) {
 		snprintf(err, errlen, "%s: the kernel refused the %s programs: %s (-v shows "
@@ -182,6 +190,8 @@ static int target_start_method(struct target *t, const struct kernel_facts *kf,
 	}
 	map = bpf_object__find_map_by_name(t->obj, "chain_counters");
 	t->counters_fd = map ? bpf_map__fd(map) : -1;
+	if (t->opts->latency && lat_after_load(t, t->lat, err, errlen))
+		return 1;
 	bpf_object__for_each_program(prog, t->obj) {
 		struct bpf_link *link;
 
@@ -605,6 +615,13 @@ static int attach(struct session *s, double *phase_start)
 			"statistics (%s)\n", s->stats_why);
 		return 2;
 	}
+	if (o->latency) {
+		lat_session_start(&s->lat, s->ncpus, -1);
+		lat_calibrate(&s->lat, s->kf.btf_custom ? s->kf.btf_load_path : NULL);
+		note_phase(o, "latency calibration", phase_start);
+		for (i = 0; i < s->ntargets; i++)
+			s->targets[i].lat = &s->lat;
+	}
 	/*
 	 * The sampler starts before the walks are traced: its own work
 	 * (kallsyms, perf_event_open, a BPF load) calls into SELinux and the
@@ -738,6 +755,47 @@ static void stop(struct session *s)
 	workload_stop(&s->run);
 }
 
+/*
+ * --latency: the counts, and the walk loop of the traced function's
+ * code (its instructions per node), which under QEMU -icount is what
+ * the cost per node must come to.
+ */
+static void collect_latency(struct session *s, int i, struct target_report *tr)
+{
+	struct target *t = &s->targets[i];
+	const struct kfunc *f;
+	struct ktext *kt;
+	char err[PFT_ERRLEN];
+	int rc;
+
+	if (lat_read(t, &s->lat, &s->lat_stats[i]))
+		return;
+	if (t->method != ATTACH_FEXIT)
+		s->lat_stats[i].overhead_known = false;
+	tr->latency = &s->lat_stats[i];
+	tr->latency_unit_why = s->lat.unit_why;
+	tr->latency_overhead_why = t->method == ATTACH_FEXIT ? s->lat.overhead_why :
+				   "not calibrated: the calibration pair is fentry/fexit, this target kprobes";
+	tr->loop_why = s->loop_why[i];
+	if (!s->funcs && (s->nfuncs = kfuncs_load(&s->funcs)) < 0)
+		s->nfuncs = 0;
+	f = kfunc_named(s->funcs, s->nfuncs, t->recipe->traced);
+	kt = f ? ktext_open(KTEXT_AUTO, s->opts->vmlinux, err, sizeof(err)) : NULL;
+	if (!f)
+		snprintf(s->loop_why[i], PFT_ERRLEN, "%s not in /proc/kallsyms", t->recipe->traced);
+	else if (!kt)
+		snprintf(s->loop_why[i], PFT_ERRLEN, "%s", err);
+	else if ((rc = walk_loop_of(f, kt, &s->loops[i])))
+		snprintf(s->loop_why[i], PFT_ERRLEN, "%s", rc == -ENOENT ?
+			 "no loop that chases a pointer in its code" : "its code is unreadable");
+	else {
+		tr->loop_min = s->loops[i].min_path;
+		tr->loop_max = s->loops[i].max_path;
+		tr->loop_body = s->loops[i].body;
+	}
+	ktext_close(kt);
+}
+
 /* The run as the renderers and the run file know it; pointers into s. */
 static void collect(struct session *s, struct run_report *rep)
 {
@@ -765,6 +823,8 @@ static void collect(struct session *s, struct run_report *rep)
 		fill_overhead(tr, s, &s->targets[i]);
 		if (s->sampled)
 			tr->profile = &s->profiles[i];
+		if (o->latency)
+			collect_latency(s, i, tr);
 		if (s->snaps[i].shape.by_len)
 			tr->snapshot = &s->snaps[i];
 		else if (s->snap_err[i][0])
@@ -816,6 +876,7 @@ static void session_free(struct session *s)
 		profile_free(&s->profiles[i]);
 		table_snapshot_free(&s->snaps[i]);
 	}
+	lat_session_free(&s->lat);
 	kfuncs_free(s->funcs, s->nfuncs);
 	if (s->bpf_stats_fd >= 0)
 		close(s->bpf_stats_fd);

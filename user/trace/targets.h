@@ -21,6 +21,7 @@ struct bpf_link;
 struct bpf_object_open_opts;
 struct trace_opts;
 struct target;
+struct lat_session;
 
 enum attach_method { ATTACH_NONE, ATTACH_FEXIT, ATTACH_KPROBE };
 
@@ -67,6 +68,7 @@ struct target {
 	int nlinks;
 	int counters_fd;                  /* its per-CPU chain_counters map */
 	const char *table_hash;           /* the kernel's bucket function (recipe->hash, or AVC's) */
+	const struct lat_session *lat;    /* --latency: the session's unit and counters */
 };
 
 extern const struct recipe *const recipes[];

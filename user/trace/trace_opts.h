@@ -43,6 +43,7 @@ struct trace_opts {
 	bool snapshot;            /* --snapshot: walk the whole table at the end */
 	bool snapshot_only;       /* pftrace snapshot without -d or COMMAND: attach nothing */
 	unsigned int key_limit;   /* --snapshot: keys counted at most (key_counts' size) */
+	bool latency;             /* --latency: each lookup's own time, by nodes walked */
 	struct knob knobs[PFT_MAX_KNOBS];
 	int nknobs;
 	char **command;           /* after "--": run it while tracing */

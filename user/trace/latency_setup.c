@@ -1,0 +1,206 @@
+// SPDX-License-Identifier: GPL-2.0
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <sys/syscall.h>
+#include <linux/perf_event.h>
+#include <bpf/bpf.h>
+#include <bpf/libbpf.h>
+
+#include "kernel.h"
+#include "latency_setup.h"
+#include "calibrate.skel.h"
+
+/* the calibration pair runs this many times; its median is the overhead */
+#define CALIBRATION_RUNS 2000
+
+static int open_cycles(int cpu)
+{
+	struct perf_event_attr attr = {
+		.type = PERF_TYPE_HARDWARE,
+		.size = sizeof(attr),
+		.config = PERF_COUNT_HW_CPU_CYCLES,
+		.exclude_hv = 1,
+		.pinned = 1,
+	};
+
+	return (int)syscall(__NR_perf_event_open, &attr, -1, cpu, -1, PERF_FLAG_FD_CLOEXEC);
+}
+
+void lat_session_start(struct lat_session *ls, int ncpus, int shift)
+{
+	int cpu;
+
+	memset(ls, 0, sizeof(*ls));
+	ls->ncpus = ncpus;
+	ls->unit = PFT_LAT_CYCLES;
+	ls->cycle_fds = calloc((size_t)(ncpus > 0 ? ncpus : 1), sizeof(int));
+	for (cpu = 0; ls->cycle_fds && cpu < ncpus; cpu++) {
+		ls->cycle_fds[cpu] = open_cycles(cpu);
+		/* an offline CPU cannot count; any other refusal means no PMU here */
+		if (ls->cycle_fds[cpu] < 0 && errno != ENODEV) {
+			snprintf(ls->unit_why, sizeof(ls->unit_why), "no cycles counter (%s): "
+				 "nanoseconds from bpf_ktime_get_ns()", kerr_str(errno));
+			ls->unit = PFT_LAT_NS;
+			break;
+		}
+	}
+	if (!ls->cycle_fds)
+		ls->unit = PFT_LAT_NS;
+	if (ls->unit == PFT_LAT_NS && ls->cycle_fds) {
+		while (cpu-- > 0)
+			if (ls->cycle_fds[cpu] >= 0)
+				close(ls->cycle_fds[cpu]);
+		free(ls->cycle_fds);
+		ls->cycle_fds = NULL;
+	}
+	/* 192 buckets: 1.5 us in 8 ns steps, or 3,072 cycles in 16 */
+	ls->shift = shift >= 0 ? (unsigned int)shift : ls->unit == PFT_LAT_NS ? 3 : 4;
+	snprintf(ls->overhead_why, sizeof(ls->overhead_why), "not calibrated");
+}
+
+int lat_prepare_target(struct target *t, const struct lat_session *ls, char *err, size_t errlen)
+{
+	struct bpf_map *cfg_map = bpf_object__find_map_by_name(t->obj, ".rodata.walk");
+	struct bpf_map *starts = bpf_object__find_map_by_name(t->obj, "lat_starts");
+	struct bpf_program *prog;
+	struct walk_config *cfg;
+	char sec[96];
+	size_t size = 0;
+	bool kept = t->method != ATTACH_FEXIT;
+
+	cfg = cfg_map ? (struct walk_config *)bpf_map__initial_value(cfg_map, &size) : NULL;
+	if (!cfg || size < sizeof(*cfg) || !starts) {
+		snprintf(err, errlen, "%s: this build's BPF object cannot measure latency",
+			 t->recipe->traced);
+		return -ENOENT;
+	}
+	/* fexit: the entry program stamps the time; kprobe: the kprobe handler does */
+	snprintf(sec, sizeof(sec), "fentry/%s", t->recipe->traced);
+	bpf_object__for_each_program(prog, t->obj)
+		if (t->method == ATTACH_FEXIT && !strcmp(bpf_program__section_name(prog), sec)) {
+			bpf_program__set_autoload(prog, true);
+			kept = true;
+		}
+	if (!kept) {
+		snprintf(err, errlen, "%s: no entry program for --latency", t->recipe->traced);
+		return -ENOENT;
+	}
+	cfg->latency = ls->unit;
+	cfg->lat_shift = ls->shift;
+	return bpf_map__set_max_entries(starts, 16384);
+}
+
+int lat_after_load(struct target *t, const struct lat_session *ls, char *err, size_t errlen)
+{
+	struct bpf_map *map = bpf_object__find_map_by_name(t->obj, "lat_cycles");
+	int cpu;
+
+	if (ls->unit != PFT_LAT_CYCLES)
+		return 0;
+	for (cpu = 0; map && cpu < ls->ncpus; cpu++) {
+		__u32 key = (__u32)cpu;
+
+		if (ls->cycle_fds[cpu] >= 0 &&
+		    bpf_map_update_elem(bpf_map__fd(map), &key, &ls->cycle_fds[cpu], BPF_ANY)) {
+			snprintf(err, errlen, "%s: cannot hand the cycle counters to BPF: %s",
+				 t->recipe->traced, kerr_str(errno));
+			return -errno;
+		}
+	}
+	return 0;
+}
+
+static int read_counters(int fd, int ncpus, struct latency_stats *out)
+{
+	struct lat_counters *percpu = calloc((size_t)ncpus, sizeof(*percpu));
+	__u32 zero = 0;
+	int rc = 0;
+
+	if (!percpu)
+		return -ENOMEM;
+	if (bpf_map_lookup_elem(fd, &zero, percpu))
+		rc = -errno;
+	else
+		latency_sum(out, percpu, ncpus);
+	free(percpu);
+	return rc;
+}
+
+int lat_read(const struct target *t, const struct lat_session *ls, struct latency_stats *out)
+{
+	struct bpf_map *map = bpf_object__find_map_by_name(t->obj, "lat_counters");
+
+	memset(out, 0, sizeof(*out));
+	out->unit = ls->unit;
+	out->shift = ls->shift;
+	out->overhead_known = ls->overhead_known;
+	out->overhead = ls->overhead;
+	return map ? read_counters(bpf_map__fd(map), ls->ncpus, out) : -ENOENT;
+}
+
+void lat_calibrate(struct lat_session *ls, const char *btf_custom_path)
+{
+	LIBBPF_OPTS(bpf_object_open_opts, open_opts, .btf_custom_path = btf_custom_path);
+	LIBBPF_OPTS(bpf_test_run_opts, run);
+	struct latency_stats *st = calloc(1, sizeof(*st));
+	struct calibrate_bpf *skel = NULL;
+	int i, err = 0;
+
+	if (!st)
+		return;
+	skel = calibrate_bpf__open_opts(&open_opts);
+	if (!skel) {
+		err = -errno;
+		goto out;
+	}
+	skel->rodata_walk->walk_config.latency = ls->unit;
+	skel->rodata_walk->walk_config.lat_shift = 0;   /* one unit per bucket */
+	bpf_map__set_max_entries(skel->maps.lat_starts, 64);
+	err = calibrate_bpf__load(skel);
+	if (!err) {
+		if (ls->unit == PFT_LAT_CYCLES)
+			for (i = 0; i < ls->ncpus; i++) {
+				__u32 key = (__u32)i;
+
+				if (ls->cycle_fds[i] >= 0)
+					bpf_map_update_elem(bpf_map__fd(skel->maps.lat_cycles), &key,
+							    &ls->cycle_fds[i], BPF_ANY);
+			}
+		err = calibrate_bpf__attach(skel);
+	}
+	for (i = 0; !err && i < CALIBRATION_RUNS; i++)
+		if (bpf_prog_test_run_opts(bpf_program__fd(skel->progs.lat_trigger), &run))
+			err = -errno;
+	if (!err)
+		err = read_counters(bpf_map__fd(skel->maps.lat_counters), ls->ncpus, st);
+	if (!err && st->count[0] >= CALIBRATION_RUNS / 2) {
+		st->shift = 0;
+		ls->overhead = latency_quantile(st, 0, 0.5);
+		ls->overhead_known = true;
+		snprintf(ls->overhead_why, sizeof(ls->overhead_why), "median of %llu calls of an "
+			 "entry/exit pair on bpf_fentry_test1()", (unsigned long long)st->count[0]);
+	} else if (!err) {
+		snprintf(ls->overhead_why, sizeof(ls->overhead_why), "the calibration pair saw "
+			 "%llu of %d calls", (unsigned long long)st->count[0], CALIBRATION_RUNS);
+	}
+out:
+	if (err)
+		snprintf(ls->overhead_why, sizeof(ls->overhead_why), "not calibrated: the pair on "
+			 "bpf_fentry_test1() failed (%s)", kerr_str(-err));
+	calibrate_bpf__destroy(skel);
+	free(st);
+}
+
+void lat_session_free(struct lat_session *ls)
+{
+	int cpu;
+
+	for (cpu = 0; ls->cycle_fds && cpu < ls->ncpus; cpu++)
+		if (ls->cycle_fds[cpu] >= 0)
+			close(ls->cycle_fds[cpu]);
+	free(ls->cycle_fds);
+	ls->cycle_fds = NULL;
+}
