@@ -6,10 +6,12 @@
  * independent implementation (Python), never from this code's output.
  */
 #include <errno.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include "cmocka_prelude.h"
 #include "table.h"
+#include "verdict.h"
 
 static void test_shape_from_chains(void **state)
 {
@@ -163,6 +165,29 @@ static void test_packed_keys(void **state)
 	free(text);
 }
 
+static void test_verdict(void **state)
+{
+	struct estimate node = { 10, 8, 12 }, now = { 2, 1.5, 2.5 }, alt = { 6, 5, 7 };
+	struct verdict v;
+
+	/* 4 nodes - 2 nodes saved at 10 ns [8, 12], a hash 4 ns [2.5, 5.5] dearer */
+	verdict_compute(4, 2, node, now, alt, &v);
+	assert_true(fabs(v.nodes_saved - 2) < 1e-9);
+	assert_true(fabs(v.saved_ns - 20) < 1e-9);
+	assert_true(fabs(v.hash_extra - 4) < 1e-9);
+	assert_true(fabs(v.net + 16) < 1e-9);
+	/* [2.5 - 2 x 12, 5.5 - 2 x 8] = [-21.5, -10.5] */
+	assert_true(fabs(v.net_lo + 21.5) < 1e-9);
+	assert_true(fabs(v.net_hi + 10.5) < 1e-9);
+	assert_true(v.pays_off);
+	/* a layout that walks more and hashes dearer never pays */
+	verdict_compute(2, 3, node, now, alt, &v);
+	assert_true(v.nodes_saved < 0 && v.net > 0 && !v.pays_off);
+	/* an interval that straddles zero is no clear gain */
+	verdict_compute(2.5, 2.1, node, now, alt, &v);
+	assert_true(v.net_lo < 0 && v.net_hi > 0 && !v.pays_off);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -172,6 +197,7 @@ int main(void)
 		cmocka_unit_test(test_other_buckets),
 		cmocka_unit_test(test_weighed_walks),
 		cmocka_unit_test(test_packed_keys),
+		cmocka_unit_test(test_verdict),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -30,6 +30,7 @@
 #include "opts.h"
 #include "output.h"
 #include "replay.h"
+#include "stats.h"
 #include "targets.h"
 #include "runfile.h"
 
@@ -426,35 +427,6 @@ static double now_ticks(bool tsc)
 	}
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	return (double)ts.tv_sec * 1e9 + (double)ts.tv_nsec;
-}
-
-static int cmp_double(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-
-	return (x > y) - (x < y);
-}
-
-/* Median and a 95% interval of it, from order statistics. */
-struct estimate {
-	double median, lo, hi;
-};
-
-static struct estimate estimate(const double *v, int n)
-{
-	double s[256];
-	struct estimate e;
-	int k = (int)floor((n - 1.96 * sqrt(n)) / 2), i;
-
-	for (i = 0; i < n; i++)
-		s[i] = v[i];
-	qsort(s, (size_t)n, sizeof(double), cmp_double);
-	e.median = n % 2 ? s[n / 2] : (s[n / 2 - 1] + s[n / 2]) / 2;
-	if (k < 0)
-		k = 0;
-	e.lo = s[k];
-	e.hi = s[n - 1 - k];
-	return e;
 }
 
 static struct json_object *est_json(struct estimate e)

@@ -12,6 +12,7 @@
  * the model's error.
  */
 #include <errno.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -25,6 +26,8 @@
 #include "table_render.h"
 #include "trace_opts.h"
 #include "whatif.h"
+#include "hash_cost.h"
+#include "verdict.h"
 
 int cmd_snapshot(int argc, char **argv)
 {
@@ -267,9 +270,55 @@ static struct json_object *prediction_json(const struct layout_prediction *p, bo
 }
 
 /* One table: its alternatives, printed or added to ARR. 0, 1 (memory), 3 (identity). */
+/* What a node costs: the run's --latency fit where it is in ns, else a warm walk here. */
+static const char *node_cost(const struct target_report *t, struct estimate *e)
+{
+	if (t->latency_fit && t->latency_unit && !strcmp(t->latency_unit, "ns")) {
+		e->median = t->latency_fit->per_node;
+		e->lo = t->latency_fit->per_node_lo;
+		e->hi = t->latency_fit->per_node_hi;
+		return "the run's --latency fit";
+	}
+	*e = walk_node_cost();
+	return "a warm walk of 64-byte nodes on this CPU (replay's)";
+}
+
+static struct json_object *verdict_json(const struct verdict *v, const char *source)
+{
+	struct json_object *o = json_object_new_object();
+
+	json_object_object_add(o, "nodes_saved", json_object_new_double(v->nodes_saved));
+	json_object_object_add(o, "cost_per_node", json_object_new_double(v->cost_per_node));
+	json_object_object_add(o, "cost_source", json_object_new_string(source));
+	json_object_object_add(o, "hash_extra", json_object_new_double(v->hash_extra));
+	json_object_object_add(o, "net", json_object_new_double(v->net));
+	json_object_object_add(o, "net_lo", json_object_new_double(v->net_lo));
+	json_object_object_add(o, "net_hi", json_object_new_double(v->net_hi));
+	json_object_object_add(o, "pays_off", json_object_new_boolean(v->pays_off));
+	return o;
+}
+
+static void print_verdict(FILE *f, const struct layout_prediction *p, const struct verdict *v)
+{
+	fprintf(f, "  %s, %llu slots: %s %.2f nodes per lookup = %.1f ns, hashing costs %.1f ns %s: "
+	       "%s, net %+.1f ns per lookup [%+.1f, %+.1f]\n", table_hash_name(p->hash),
+	       (unsigned long long)p->shape.buckets, v->nodes_saved >= 0 ? "saves" : "adds",
+	       fabs(v->nodes_saved), fabs(v->saved_ns), fabs(v->hash_extra),
+	       v->hash_extra >= 0 ? "more" : "less",
+	       v->pays_off ? "pays off" : v->net_lo > 0 ? "costs more" : "no clear gain",
+	       v->net, v->net_lo, v->net_hi);
+}
+
 static int whatif_target(const struct whatif_req *q, const struct target_report *t,
 			 const struct table_snapshot *weigh, struct json_object *arr)
 {
+	struct estimate per_node, hash_now = { 0, 0, 0 }, hash_alt;
+	const char *cost_source = NULL;
+	double walk_now = 0;
+	struct verdict v;
+	char *verdicts = NULL;
+	size_t vlen = 0;
+	FILE *vf = NULL;
 	const struct table_snapshot *s = t->snapshot;
 	bool counted = weigh->counted;
 	enum table_hash current = table_hash_named(s->hash), hash[MAX_ALTS];
@@ -324,6 +373,22 @@ static int whatif_target(const struct whatif_req *q, const struct target_report 
 			json_object_array_add(preds, prediction_json(&p, i == 0, counted));
 		else
 			print_row(&p, i == 0 && weigh == s, counted, t);
+		/* the verdict: nodes saved x cost per node against the hash's extra cost */
+		if (counted && i == 0) {
+			walk_now = p.mean_walk;
+			cost_source = node_cost(t, &per_node);
+			hash_now = hash_cost(hash[0], bits[0]);
+			if (!arr)
+				vf = open_memstream(&verdicts, &vlen);
+		} else if (counted) {
+			hash_alt = hash[i] == hash[0] ? hash_now : hash_cost(hash[i], bits[i]);
+			verdict_compute(walk_now, p.mean_walk, per_node, hash_now, hash_alt, &v);
+			if (arr)
+				json_object_object_add(json_object_array_get_idx(preds, i), "verdict",
+						       verdict_json(&v, cost_source));
+			else if (vf)
+				print_verdict(vf, &p, &v);
+		}
 		layout_prediction_free(&p);
 	}
 	if (arr) {
@@ -338,10 +403,22 @@ static int whatif_target(const struct whatif_req *q, const struct target_report 
 		       (unsigned long long)s->shape.used,
 		       100.0 * (double)s->shape.used / (double)s->shape.buckets,
 		       (unsigned long long)s->shape.longest, t->sum.completed ? "(above)" : "-");
-		printf("  identity: the kernel's own layout, predicted from the keys, %s\n\n",
+		printf("  identity: the kernel's own layout, predicted from the keys, %s\n",
 		       identity ? "is the snapshot exactly" :
 		       "DIFFERS from the snapshot: the bucket function is not the kernel's");
+		if (vf) {
+			fclose(vf);
+			vf = NULL;
+			printf("  verdicts (a node costs %.2f ns [%.2f, %.2f], from %s; %s hashes in "
+			       "%.1f ns [%.1f, %.1f]):\n%s", per_node.median, per_node.lo, per_node.hi,
+			       cost_source, table_hash_name(hash[0]), hash_now.median, hash_now.lo,
+			       hash_now.hi, verdicts ? verdicts : "");
+		}
+		printf("\n");
 	}
+	if (vf)
+		fclose(vf);
+	free(verdicts);
 	if (!rc && !identity)
 		rc = 3;
 	return rc;

@@ -49,6 +49,8 @@ struct target_report {
 	const char *latency_overhead_why;        /* how the overhead was calibrated, or why not */
 	int loop_min, loop_max, loop_body;       /* the walk loop in instructions (0: unknown) */
 	const char *loop_why;                    /* why unknown */
+	const struct latency_fit *latency_fit;   /* read back from a run file, or NULL */
+	const char *latency_unit;                /* its unit, "ns" or "cycles" */
 	const char *snapshot_error;              /* why a snapshot asked for is missing */
 };
 

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "stats.h"
@@ -130,4 +131,32 @@ double mann_whitney_p(const double *a, int na, const double *b, int nb)
 	if (z < 0)
 		z = 0;
 	return erfc(z / sqrt(2));
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return (x > y) - (x < y);
+}
+
+struct estimate estimate(const double *v, int n)
+{
+	double s[256];
+	struct estimate e = { 0, 0, 0 };
+	int k = (int)floor((n - 1.96 * sqrt(n)) / 2), i;
+
+	if (n < 1)
+		return e;
+	if (n > 256)
+		n = 256;
+	for (i = 0; i < n; i++)
+		s[i] = v[i];
+	qsort(s, (size_t)n, sizeof(double), cmp_double);
+	e.median = n % 2 ? s[n / 2] : (s[n / 2 - 1] + s[n / 2]) / 2;
+	if (k < 0)
+		k = 0;
+	e.lo = s[k];
+	e.hi = s[n - 1 - k];
+	return e;
 }

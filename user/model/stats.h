@@ -30,4 +30,10 @@ double chi_square_p(double x, int df);
  */
 double mann_whitney_p(const double *a, int na, const double *b, int nb);
 
+/* A median and a 95% interval of it, from order statistics (n <= 256). */
+struct estimate {
+	double median, lo, hi;
+};
+struct estimate estimate(const double *v, int n);
+
 #endif

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 #include <errno.h>
 #include <limits.h>
+#include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -315,6 +316,19 @@ static int read_target(struct reader *r, struct json_object *t, int idx)
 		p->nprefetch = pf && json_object_is_type(pf, json_type_array) ?
 			       (int)json_object_array_length(pf) : 0;
 		tr->profile = p;
+	}
+	v = member(member(t, "latency"), "fit");
+	if (v && json_object_is_type(v, json_type_object)) {
+		struct latency_fit *fit = &r->rf->lat_fits[idx];
+
+		fit->per_node = get_number(v, "per_node");
+		fit->per_node_lo = get_number(v, "per_node_lo");
+		fit->per_node_hi = get_number(v, "per_node_hi");
+		fit->fixed = get_number(v, "fixed");
+		fit->ok = isfinite(fit->per_node) && fit->per_node_lo <= fit->per_node &&
+			  fit->per_node <= fit->per_node_hi;
+		tr->latency_fit = fit->ok ? fit : NULL;
+		tr->latency_unit = get_string(r, member(t, "latency"), "unit");
 	}
 	v = member(t, "snapshot");
 	if (v) {

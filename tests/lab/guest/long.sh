@@ -39,3 +39,9 @@ case_ whatif pftrace whatif /tmp/whatif.json --bits 9,10,13 --format json
 case_ whatif_text pftrace whatif /tmp/whatif.json --bits 9
 # a deliberately wrong bucket function must fail the identity check
 case_ whatif_wrong pftrace whatif /tmp/whatif.json --bits 9 -C current.hash=jhash
+
+# --latency on every kernel, text and JSON (TCG has no PMU: nanoseconds)
+case_ latency_text pftrace -f avc_lookup --latency --no-samples -- \
+	avc-load -t 1500 -p lt -D ld0,ld1,ld2,ld3 -r 1
+case_ latency_json pftrace -f avc_lookup --latency --no-samples --format json -- \
+	avc-load -t 1500 -p lt -D ld0,ld1,ld2,ld3 -r 1

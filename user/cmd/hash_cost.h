@@ -1,0 +1,21 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * What the bucket functions pftrace knows cost on this CPU, and what a
+ * node of a warm chain walk costs, timed in user space the way replay
+ * times its walks: passes, then the median and its 95% interval.
+ */
+#ifndef PFT_HASH_COST_H
+#define PFT_HASH_COST_H
+
+#include <stdbool.h>
+#include "stats.h"
+#include "table.h"
+
+#define HASH_COST_PASSES 21
+
+/* ns per call of H's bucket function (table_bucket, 2^bits buckets) */
+struct estimate hash_cost(enum table_hash h, unsigned int bits);
+/* ns per node of a pointer chase through warm 64-byte nodes */
+struct estimate walk_node_cost(void);
+
+#endif
