@@ -1,145 +1,15 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * `pftrace report RUN.json`: a block of plain text, 72 columns wide, to
- * paste into a commit message or a mailing-list reply.
+ * `pftrace report RUN.json`: the run as text for a commit message
+ * (report_commit.c), then, for each table with a snapshot and counted
+ * lookups, whether a bigger table or another hash would pay off here
+ * (whatif's verdicts).
  */
 #include <stdio.h>
-#include <string.h>
 
 #include "runfile.h"
 #include "runtools.h"
-#include "stats.h"
-
-#define WIDTH 72
-
-/* "label  text", the text wrapped at WIDTH under itself */
-static void field(FILE *f, const char *label, const char *text)
-{
-	int indent = 16, col = indent;
-	const char *p = text, *word;
-
-	fprintf(f, "%-*s", indent, label);
-	while (*p) {
-		size_t len;
-
-		while (*p == ' ')
-			p++;
-		word = p;
-		while (*p && *p != ' ')
-			p++;
-		len = (size_t)(p - word);
-		if (!len)
-			break;
-		if (col > indent && col + 1 + (int)len > WIDTH) {
-			fprintf(f, "\n%*s", indent, "");
-			col = indent;
-		} else if (col > indent) {
-			fputc(' ', f);
-			col++;
-		}
-		fprintf(f, "%.*s", (int)len, word);
-		col += (int)len;
-	}
-	fputc('\n', f);
-}
-
-static double pct(__u64 part, __u64 whole)
-{
-	return whole ? 100.0 * (double)part / (double)whole : 0;
-}
-
-void report_commit_text(FILE *f, const struct run_report *r)
-{
-	char buf[512];
-	int i;
-
-	if (!r->ntargets)
-		goto replay;   /* a synthetic replay: no kernel, no trace */
-	snprintf(buf, sizeof(buf), "Linux %s%s", r->kernel_release,
-		 r->merged_runs > 1 ? " (merged runs)" : "");
-	field(f, "Kernel:", buf);
-	snprintf(buf, sizeof(buf), "%s, %d CPUs, %s%s%s", r->arch && r->arch[0] ? r->arch : "?",
-		 r->cpus, r->cpu_model && r->cpu_model[0] ? r->cpu_model : "unknown CPU",
-		 r->hostname && r->hostname[0] ? ", host " : "", r->hostname ? r->hostname : "");
-	field(f, "Machine:", buf);
-	snprintf(buf, sizeof(buf), "%.2f s%s from %s, ended by %s", r->duration_s,
-		 r->merged_runs > 1 ? " summed over runs" : "", r->started, r->end_reason);
-	field(f, "Traced:", buf);
-	if (r->child_command) {
-		snprintf(buf, sizeof(buf), "%s (exit %d)", r->child_command, r->child_exit);
-		field(f, "Workload:", buf);
-	}
-	for (i = 0; i < r->ntargets; i++) {
-		const struct target_report *t = &r->targets[i];
-		const struct chain_stats *s = &t->stats;
-		const struct walk_summary *w = &t->sum;
-		const struct prefetch_model *p = &w->prefetch;
-
-		fputc('\n', f);
-		snprintf(buf, sizeof(buf), "%s (%s, %s)%s%s", t->traced, t->table, t->method,
-			 strcmp(t->requested, t->traced) ? ", asked as " : "",
-			 strcmp(t->requested, t->traced) ? t->requested : "");
-		field(f, "Function:", buf);
-		if (t->table_slots) {
-			snprintf(buf, sizeof(buf), "%llu buckets", (unsigned long long)t->table_slots);
-			field(f, "Table:", buf);
-		}
-		snprintf(buf, sizeof(buf), "%llu (%.1f/s), %.2f%% hits%s", (unsigned long long)s->lookups,
-			 r->duration_s > 0 ? (double)s->lookups / r->duration_s : 0, pct(s->hits, s->lookups),
-			 t->sample_every > 1 ? ", sampled" : "");
-		field(f, "Lookups:", buf);
-		if (t->sample_every > 1) {
-			snprintf(buf, sizeof(buf), "1 call in %u walked; %llu calls in all", t->sample_every,
-				 (unsigned long long)s->calls);
-			field(f, "Sampling:", buf);
-		}
-		snprintf(buf, sizeof(buf), "%.2f%% of %llu walks agree with the kernel%s", w->agree_pct,
-			 (unsigned long long)w->checked, w->self_check_ok ? "" : ": FAILED, no walk data");
-		field(f, "Self-check:", buf);
-		if (!w->self_check_ok || !w->completed)
-			continue;
-		snprintf(buf, sizeof(buf), "mean %.2f, p50 %d, p99 %d, max %d",
-			 w->mean_walked, hist_percentile(s->chain_walked_hist, PFT_HIST_SLOTS, 0.5),
-			 hist_percentile(s->chain_walked_hist, PFT_HIST_SLOTS, 0.99), w->max_walked);
-		field(f, "Nodes walked:", buf);
-		snprintf(buf, sizeof(buf), "%.2f%% of hits (%llu of %llu)", pct(s->next_null_at_hit, s->walk_hits),
-			 (unsigned long long)s->next_null_at_hit, (unsigned long long)s->walk_hits);
-		field(f, t->chain_end == PFT_END_NULLS ? "Next == end:" : "Next == NULL:", buf);
-		snprintf(buf, sizeof(buf), "%s: prefetch(pos->next) per node %llu, of NULL "
-			 "%llu (%.2f%%); (b) only non-NULL %llu; (c) none 0",
-			 t->chain_end == PFT_END_NULLS ? "never prefetched; as if it had"
-						       : "the pre-3.0 hlist macro would issue",
-			 (unsigned long long)p->issued, (unsigned long long)p->null,
-			 pct(p->null, p->issued), (unsigned long long)p->nonnull_only);
-		field(f, "Prefetch:", buf);
-		if (r->samples && t->profile) {
-			snprintf(buf, sizeof(buf), "%llu of %llu %s samples (%.2f%%) in %s; %s%s%s",
-				 (unsigned long long)t->profile->samples,
-				 (unsigned long long)r->samples->counts.total, r->samples->event,
-				 pct(t->profile->samples, r->samples->counts.total), t->traced,
-				 t->profile->nprefetch ? "it holds prefetch instructions" :
-							 "no prefetch instruction in it",
-				 r->samples->fallback ? "; cpu-clock: no hardware PMU for " : "",
-				 r->samples->fallback ? r->samples->asked : "");
-			field(f, "Samples:", buf);
-		}
-	}
-replay:
-	if (r->replay.present) {
-		const struct replay_summary *rs = &r->replay;
-		const char *unit = !strcmp(rs->unit, "tsc") ? "TSC ticks" : "ns";
-
-		fputc('\n', f);
-		snprintf(buf, sizeof(buf), "%s chains on a %s table, %s per lookup, median of %d "
-			 "passes: no prefetch %.2f; prefetch(pos->next) at every node %.2f (%.2fx); "
-			 "only if not NULL %.2f (%.2fx)", rs->traced, rs->mode, unit, rs->reps,
-			 rs->median[0], rs->median[1], rs->median[1] / rs->median[0],
-			 rs->median[2], rs->median[2] / rs->median[0]);
-		field(f, "Replay:", buf);
-	}
-	fputc('\n', f);
-	field(f, "Measured by:", r->command);
-}
+#include "whatif.h"
 
 int cmd_report(int argc, char **argv)
 {
@@ -155,6 +25,7 @@ int cmd_report(int argc, char **argv)
 		return 2;
 	}
 	report_commit_text(stdout, &rf.rep);
+	report_verdicts(stdout, &rf.rep);
 	runfile_free(&rf);
 	return fflush(stdout) ? 1 : 0;
 }

@@ -521,3 +521,51 @@ out:
 	free(lf);
 	return worst;
 }
+
+void report_verdicts(FILE *f, const struct run_report *r)
+{
+	struct layout_prediction own, p;
+	struct estimate per_node, hash_now, hash_alt;
+	struct verdict v;
+	int i, j;
+
+	for (i = 0; i < r->ntargets; i++) {
+		const struct target_report *t = &r->targets[i];
+		const struct table_snapshot *s = t->snapshot;
+		enum table_hash now, alt[6];
+		unsigned int bits[6];
+		const char *source;
+		int n = 0;
+
+		if (!s || !s->counted || !s->keys || !t->sum.self_check_ok)
+			continue;
+		now = table_hash_named(s->hash);
+		if (table_hash_compatible(TABLE_HASH_XOR, now)) {
+			enum table_hash avc[3] = { TABLE_HASH_XOR, TABLE_HASH_MURMUR3, TABLE_HASH_JHASH };
+
+			for (j = 0; j < 3; j++) {
+				if (avc[j] != now)
+					alt[n] = avc[j], bits[n++] = s->bits;
+				alt[n] = avc[j], bits[n++] = s->bits + 1;
+			}
+		} else {
+			alt[n] = now, bits[n++] = s->bits + 1;
+		}
+		if (predict_own_layout(&own, now, s->bits, s->keys, s->nkeys, s->counts, s->ncounts))
+			continue;
+		source = node_cost(t, &per_node);
+		hash_now = hash_cost(now, s->bits);
+		fprintf(f, "\nWhat if (%s: a node %.2f ns from %s):\n", t->traced, per_node.median,
+			source);
+		for (j = 0; j < n; j++) {
+			if (bits[j] > PFT_TABLE_MAX_BITS ||
+			    predict_layout(&p, alt[j], bits[j], s->keys, s->nkeys, s->counts, s->ncounts))
+				continue;
+			hash_alt = alt[j] == now ? hash_now : hash_cost(alt[j], bits[j]);
+			verdict_compute(own.mean_walk, p.mean_walk, per_node, hash_now, hash_alt, &v);
+			print_verdict(f, &p, &v);
+			layout_prediction_free(&p);
+		}
+		layout_prediction_free(&own);
+	}
+}
