@@ -22,6 +22,7 @@
 #include <bpf/bpf_tracing.h>
 #include <bpf/bpf_core_read.h>
 #include "avc.h"
+#include "khash.h"
 #include "walk.bpf.h"
 
 char LICENSE[] SEC("license") = "GPL";
@@ -37,38 +38,13 @@ struct avc_key {
 	__u16 tclass;
 };
 
-static __always_inline __u32 rotl32(__u32 v, __u32 r)
-{
-	return (v << r) | (v >> (32 - r));
-}
-
-/* security/selinux/include/hash.h, av_hash() (6.19+) */
-static __always_inline __u32 murmur3_mix(__u32 hash, __u32 v)
-{
-	v *= 0xcc9e2d51;
-	v = rotl32(v, 15);
-	v *= 0x1b873593;
-	hash ^= v;
-	hash = rotl32(hash, 13);
-	return hash * 5 + 0xe6546b64;
-}
-
 static __always_inline __u32 avc_bucket(const struct avc_key *k)
 {
-	__u32 mask = avc_slots - 1, h;
+	__u32 mask = avc_slots - 1;
 
-	if (avc_hash == PFT_AVC_HASH_MURMUR3) {
-		h = murmur3_mix(0, k->ssid);
-		h = murmur3_mix(h, k->tsid);
-		h = murmur3_mix(h, k->tclass);
-		h ^= h >> 16;
-		h *= 0x85ebca6b;
-		h ^= h >> 13;
-		h *= 0xc2b2ae35;
-		h ^= h >> 16;
-		return h & mask;
-	}
-	return (k->ssid ^ (k->tsid << 2) ^ ((__u32)k->tclass << 4)) & mask;
+	if (avc_hash == PFT_AVC_HASH_MURMUR3)
+		return av_hash_murmur3(k->ssid, k->tsid, k->tclass) & mask;
+	return av_hash_xor(k->ssid, k->tsid, k->tclass) & mask;
 }
 
 #define AVC_OFF(field) bpf_core_field_offset(struct avc_node, field)

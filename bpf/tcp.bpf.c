@@ -26,6 +26,7 @@
 #include <bpf/bpf_tracing.h>
 #include <bpf/bpf_core_read.h>
 #include "walk.bpf.h"
+#include "khash.h"
 
 char LICENSE[] SEC("license") = "GPL";
 
@@ -39,28 +40,6 @@ struct ehash_key {
 	__u32 portpair;   /* skc_portpair: hnum << 16 | sport */
 	__u32 hash;
 };
-
-static __always_inline __u32 rol32(__u32 w, __u32 s)
-{
-	return (w << s) | (w >> (32 - s));
-}
-
-/* include/linux/jhash.h: jhash_3words() */
-static __always_inline __u32 jhash_3words(__u32 a, __u32 b, __u32 c, __u32 initval)
-{
-	initval += 0xdeadbeef + (3 << 2);
-	a += initval;
-	b += initval;
-	c += initval;
-	c ^= b; c -= rol32(b, 14);
-	a ^= c; a -= rol32(c, 11);
-	b ^= a; b -= rol32(a, 25);
-	c ^= b; c -= rol32(b, 16);
-	a ^= c; a -= rol32(c, 4);
-	b ^= a; b -= rol32(a, 14);
-	c ^= b; c -= rol32(b, 24);
-	return c;
-}
 
 #define SK_OFF(field) bpf_core_field_offset(struct sock_common, field)
 /* the window: the address pair at the start through skc_nulls_node */

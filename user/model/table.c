@@ -5,11 +5,13 @@
 #include <netinet/in.h>
 #include <arpa/nameser.h>
 #include <resolv.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "stats.h"
 #include "table.h"
+#include "khash.h"
 
 int table_shape_from_chains(struct table_shape *s, const __u32 *chain, __u64 buckets)
 {
@@ -144,56 +146,22 @@ bool table_hash_compatible(enum table_hash kernel, enum table_hash alt)
 	return kernel == alt || (is_avc_hash(kernel) && is_avc_hash(alt));
 }
 
-static __u32 rol32(__u32 v, unsigned int r)
-{
-	return (v << r) | (v >> (32 - r));
-}
-
 /* security/selinux/avc.c avc_hash(), up to 6.18 (before the mask) */
 __u32 avc_hash_xor(__u32 ssid, __u32 tsid, __u16 tclass)
 {
-	return ssid ^ (tsid << 2) ^ ((__u32)tclass << 4);
-}
-
-static __u32 murmur3_mix(__u32 hash, __u32 v)
-{
-	v *= 0xcc9e2d51;
-	v = rol32(v, 15);
-	v *= 0x1b873593;
-	hash ^= v;
-	hash = rol32(hash, 13);
-	return hash * 5 + 0xe6546b64;
+	return av_hash_xor(ssid, tsid, tclass);
 }
 
 /* security/selinux/include/hash.h av_hash(), 6.19+ (before the mask) */
 __u32 avc_hash_murmur3(__u32 ssid, __u32 tsid, __u16 tclass)
 {
-	__u32 h = murmur3_mix(murmur3_mix(murmur3_mix(0, ssid), tsid), tclass);
-
-	h ^= h >> 16;
-	h *= 0x85ebca6b;
-	h ^= h >> 13;
-	h *= 0xc2b2ae35;
-	h ^= h >> 16;
-	return h;
+	return av_hash_murmur3(ssid, tsid, tclass);
 }
 
 /* include/linux/jhash.h jhash_3words(ssid, tsid, tclass, 0) */
-__u32 avc_hash_jhash(__u32 a, __u32 b, __u16 tclass)
+__u32 avc_hash_jhash(__u32 ssid, __u32 tsid, __u16 tclass)
 {
-	__u32 c = tclass, initval = 0xdeadbeef + (3 << 2);
-
-	a += initval;
-	b += initval;
-	c += initval;
-	c ^= b; c -= rol32(b, 14);
-	a ^= c; a -= rol32(c, 11);
-	b ^= a; b -= rol32(a, 25);
-	c ^= b; c -= rol32(b, 16);
-	a ^= c; a -= rol32(c, 4);
-	b ^= a; b -= rol32(a, 14);
-	c ^= b; c -= rol32(b, 24);
-	return c;
+	return jhash_3words(ssid, tsid, tclass, 0);
 }
 
 #define GOLDEN_RATIO_64 0x61C8864680B583EBULL   /* include/linux/hash.h */
@@ -301,7 +269,8 @@ static void weigh_lookups(struct layout_prediction *p, const __u32 *chain,
 			weighed += h + m;
 		}
 	}
-	p->lookups_weighed = (__u64)weighed;
+	/* a hostile file's counts can pass 2^64 in sum: no conversion past it */
+	p->lookups_weighed = weighed < 1.8e19 ? (__u64)weighed : UINT64_MAX;
 	if (weighed > 0) {
 		p->mean_walk = point / weighed;
 		p->mean_walk_lo = lo / weighed;

@@ -7,20 +7,9 @@
 set -e
 tcp-load -c 64 -n 3000 -H /tmp/tcp-held >/dev/null &
 # mounts: a tower of tmpfs mounts, each crossed by every walk below
-dir=/tmp/tower
-i=0
-while [ $i -lt 12 ]; do
-	dir=$dir/m$i
-	mkdir -p "$dir"
-	mount -t tmpfs "tower$i" "$dir"
-	i=$((i + 1))
-done
-touch "$dir/leaf"
-i=0
-while [ $i -lt 300 ]; do
-	stat "$dir/leaf" >/dev/null
-	i=$((i + 1))
-done
+. /lab/tower.sh
+mount_tower 12
+walk_tower 300
 # dcache: a tree, walked, and names that do not exist (negative dentries stay)
 tree-walk -d 2 -w 120 -r 1 -m 20000 /tmp/tree >/dev/null
 # inodes: kernfs inodes, hashed as sysfs is walked

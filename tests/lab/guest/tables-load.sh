@@ -11,25 +11,13 @@ tcp-load -c 32 -n 3000 >/dev/null
 echo "tcp_insegs_after $(insegs)"
 
 # mounts: a tower of tmpfs mounts, each crossed by every walk below
+. /lab/tower.sh
 depth=12
-mkdir -p /tmp/tower
-dir=/tmp/tower
-i=0
-while [ $i -lt $depth ]; do
-	dir=$dir/m$i
-	mkdir -p "$dir"
-	mount -t tmpfs "tower$i" "$dir"
-	i=$((i + 1))
-done
-touch "$dir/leaf"
+mount_tower $depth
 echo "mount_depth $depth"
 echo "mount_tower_mounts $(grep -c ' /tmp/tower/' /proc/self/mountinfo)"
 walks=300
-i=0
-while [ $i -lt $walks ]; do
-	stat "$dir/leaf" >/dev/null
-	i=$((i + 1))
-done
+walk_tower $walks
 echo "mount_walks $walks"
 
 # dcache: many dentries, then lookups of names that do not exist
