@@ -30,7 +30,18 @@ check "features: kallsyms $want, as data symbols in /proc/kallsyms say" \
 	jq_true "$tmp/features.json" ".features.kallsyms.available == $want"
 check "features: SELinux not active here" jq_true "$tmp/features.json" '.features.selinux.available | not'
 "$pftrace" features >"$tmp/features.txt"
-check "features text: one row per feature" [ "$(grep -cE '^  [a-z-]+ +(yes|no) ' "$tmp/features.txt")" -eq 8 ]
+check "features text: one row per feature" [ "$(grep -cE '^  [a-z-]+ +(yes|no) ' "$tmp/features.txt")" -eq 9 ]
+# --latency's unit, judged by the kernel's own PMU list: cycles where the
+# cpu PMU exists, else nanoseconds with the reason (issue 16)
+if [ -e /sys/bus/event_source/devices/cpu ]; then
+	check "features: --latency counts cycles (a cpu PMU exists)" \
+		jq_true "$tmp/features.json" '.features.latency.detail | startswith("cycles")'
+else
+	check "features: --latency falls back to ns here (no cpu PMU), and says why" \
+		jq_true "$tmp/features.json" '.features.latency.available and (.features.latency.detail | contains("no hardware PMU") and contains("nanoseconds"))'
+	check "features text: the latency row says ns and why" \
+		grep -qE '^  latency +yes +no cycles counter \(no hardware PMU' "$tmp/features.txt"
+fi
 
 "$pftrace" list --format json >"$tmp/list.json"
 check "list: avc recipe known, not attachable here, reason given" \

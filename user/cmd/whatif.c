@@ -309,6 +309,58 @@ static void print_verdict(FILE *f, const struct layout_prediction *p, const stru
 	       v->net, v->net_lo, v->net_hi);
 }
 
+/* Bucket functions timed once per whatif: every call of a hash costs the same. */
+static struct estimate costs[TABLE_HASH_EHASH + 1];
+static bool costs_known[TABLE_HASH_EHASH + 1];
+
+static struct estimate cached_hash_cost(enum table_hash h, unsigned int bits)
+{
+	if (!costs_known[h]) {
+		costs[h] = hash_cost(h, bits);
+		costs_known[h] = true;
+	}
+	return costs[h];
+}
+
+static struct json_object *estimate_json(struct estimate e)
+{
+	struct json_object *o = json_object_new_object();
+
+	json_object_object_add(o, "median", json_object_new_double(e.median));
+	json_object_object_add(o, "lo", json_object_new_double(e.lo));
+	json_object_object_add(o, "hi", json_object_new_double(e.hi));
+	return o;
+}
+
+/* The costs the verdicts weighed: every bucket function timed, and a node. */
+static void print_costs(FILE *f, struct json_object *o, struct estimate per_node, const char *source)
+{
+	struct json_object *hc = o ? json_object_new_object() : NULL;
+	int h;
+
+	if (o) {
+		struct json_object *n = estimate_json(per_node);
+
+		json_object_object_add(n, "source", json_object_new_string(source));
+		json_object_object_add(o, "node_cost", n);
+		json_object_object_add(o, "hash_costs", hc);
+	} else {
+		fprintf(f, "  costs here, ns, median [95%%]: a node %.2f [%.2f, %.2f] (%s)", per_node.median,
+			per_node.lo, per_node.hi, source);
+	}
+	for (h = 1; h <= TABLE_HASH_EHASH; h++) {
+		if (!costs_known[h])
+			continue;
+		if (hc)
+			json_object_object_add(hc, table_hash_name((enum table_hash)h), estimate_json(costs[h]));
+		else
+			fprintf(f, "; %s %.2f [%.2f, %.2f]", table_hash_name((enum table_hash)h),
+				costs[h].median, costs[h].lo, costs[h].hi);
+	}
+	if (!o)
+		fprintf(f, "\n");
+}
+
 static int whatif_target(const struct whatif_req *q, const struct target_report *t,
 			 const struct table_snapshot *weigh, struct json_object *arr)
 {
@@ -377,11 +429,11 @@ static int whatif_target(const struct whatif_req *q, const struct target_report 
 		if (counted && i == 0) {
 			walk_now = p.mean_walk;
 			cost_source = node_cost(t, &per_node);
-			hash_now = hash_cost(hash[0], bits[0]);
+			hash_now = cached_hash_cost(hash[0], bits[0]);
 			if (!arr)
 				vf = open_memstream(&verdicts, &vlen);
 		} else if (counted) {
-			hash_alt = hash[i] == hash[0] ? hash_now : hash_cost(hash[i], bits[i]);
+			hash_alt = cached_hash_cost(hash[i], bits[i]);
 			verdict_compute(walk_now, p.mean_walk, per_node, hash_now, hash_alt, &v);
 			if (arr)
 				json_object_object_add(json_object_array_get_idx(preds, i), "verdict",
@@ -398,6 +450,8 @@ static int whatif_target(const struct whatif_req *q, const struct target_report 
 				       json_object_new_double(t->sum.mean_walked) : NULL);
 		json_object_object_add(o, "measured", meas);
 		json_object_object_add(o, "identity", json_object_new_boolean(identity));
+		if (cost_source)
+			print_costs(NULL, o, per_node, cost_source);
 	} else {
 		printf("  measured        %-8s %10llu %6.1f%%  %8llu   %s\n", s->hash,
 		       (unsigned long long)s->shape.used,
@@ -409,10 +463,8 @@ static int whatif_target(const struct whatif_req *q, const struct target_report 
 		if (vf) {
 			fclose(vf);
 			vf = NULL;
-			printf("  verdicts (a node costs %.2f ns [%.2f, %.2f], from %s; %s hashes in "
-			       "%.1f ns [%.1f, %.1f]):\n%s", per_node.median, per_node.lo, per_node.hi,
-			       cost_source, table_hash_name(hash[0]), hash_now.median, hash_now.lo,
-			       hash_now.hi, verdicts ? verdicts : "");
+			print_costs(stdout, NULL, per_node, cost_source);
+			printf("  verdicts:\n%s", verdicts ? verdicts : "");
 		}
 		printf("\n");
 	}
@@ -554,14 +606,14 @@ void report_verdicts(FILE *f, const struct run_report *r)
 		if (predict_own_layout(&own, now, s->bits, s->keys, s->nkeys, s->counts, s->ncounts))
 			continue;
 		source = node_cost(t, &per_node);
-		hash_now = hash_cost(now, s->bits);
+		hash_now = cached_hash_cost(now, s->bits);
 		fprintf(f, "\nWhat if (%s: a node %.2f ns from %s):\n", t->traced, per_node.median,
 			source);
 		for (j = 0; j < n; j++) {
 			if (bits[j] > PFT_TABLE_MAX_BITS ||
 			    predict_layout(&p, alt[j], bits[j], s->keys, s->nkeys, s->counts, s->ncounts))
 				continue;
-			hash_alt = alt[j] == now ? hash_now : hash_cost(alt[j], bits[j]);
+			hash_alt = cached_hash_cost(alt[j], bits[j]);
 			verdict_compute(own.mean_walk, p.mean_walk, per_node, hash_now, hash_alt, &v);
 			print_verdict(f, &p, &v);
 			layout_prediction_free(&p);

@@ -20,6 +20,7 @@
 
 #include "caps.h"
 #include "feature_probe.h"
+#include "latency_setup.h"
 #include "output.h"
 #include "probe.skel.h"
 
@@ -212,6 +213,15 @@ void features_probe(const struct kernel_facts *kf, struct feature out[FEAT_COUNT
 	}
 	ok = perf_hw_available(why, sizeof(why));
 	set(&out[FEAT_PERF_HW], "perf-hw", ok, why);
+	{
+		/* --latency's unit: what the session itself would pick */
+		struct lat_session ls;
+
+		lat_session_start(&ls, libbpf_num_possible_cpus(), -1);
+		set(&out[FEAT_LATENCY], "latency", true, ls.unit == PFT_LAT_CYCLES ?
+		    "cycles, from a hardware counter per CPU" : ls.unit_why);
+		lat_session_free(&ls);
+	}
 	ok = selinux_active(why, sizeof(why));
 	set(&out[FEAT_SELINUX], "selinux", ok, why);
 	{

@@ -18,6 +18,7 @@ enum feature_id {
 	FEAT_KALLSYMS,
 	FEAT_KCORE,
 	FEAT_BPF_STATS,
+	FEAT_LATENCY,
 	FEAT_COUNT,
 };
 

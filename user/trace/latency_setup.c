@@ -41,8 +41,13 @@ void lat_session_start(struct lat_session *ls, int ncpus, int shift)
 		ls->cycle_fds[cpu] = open_cycles(cpu);
 		/* an offline CPU cannot count; any other refusal means no PMU here */
 		if (ls->cycle_fds[cpu] < 0 && errno != ENODEV) {
+			int e = errno;
+
 			snprintf(ls->unit_why, sizeof(ls->unit_why), "no cycles counter (%s): "
-				 "nanoseconds from bpf_ktime_get_ns()", kerr_str(errno));
+				 "nanoseconds from bpf_ktime_get_ns()",
+				 e == ENOENT || e == EOPNOTSUPP ? "no hardware PMU" :
+				 e == EACCES || e == EPERM ? "perf_event_paranoid or a missing capability" :
+				 kerr_str(e));
 			ls->unit = PFT_LAT_NS;
 			break;
 		}
