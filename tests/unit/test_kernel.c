@@ -92,12 +92,29 @@ static void test_kallsyms_fixture(void **state)
 	      "ffffffffc0000000 t helper\t[some_module]\n", f);
 	fclose(f);
 	setenv("PFTRACE_KALLSYMS", path, 1);
-	assert_true(ksym_address_prefix("inet_ehash_secret", "bBdD", &addr));
-	assert_int_equal(addr, 0xffffffff82000000UL);
-	assert_true(ksym_address("selinux_avc", "bB", &addr));
-	assert_int_equal(addr, 0xffffffff83000000UL);
-	assert_false(ksym_address("selinux_avc", "tT", &addr));
-	assert_false(ksym_address_prefix("inet_ehash", NULL, &addr));
+	{
+		static const char *const wanted[] = { "inet_ehash_secret.*", "selinux_avc", NULL };
+		struct ksyms *ks = ksyms_load(wanted, true);
+		const struct kfunc *funcs;
+
+		/* issue 12: the names and every function in one read of the file */
+		assert_non_null(ks);
+		assert_int_equal(ksyms_passes(ks), 1);
+		assert_true(ksyms_address_prefix(ks, "inet_ehash_secret", "bBdD", &addr));
+		assert_int_equal(addr, 0xffffffff82000000UL);
+		assert_true(ksyms_address(ks, "selinux_avc", "bB", &addr));
+		assert_int_equal(addr, 0xffffffff83000000UL);
+		assert_false(ksyms_address(ks, "selinux_avc", "tT", &addr));
+		/* core text only, sorted, sized to the next symbol */
+		assert_int_equal(ksyms_funcs(ks, &funcs), 2);
+		assert_string_equal(funcs[0].name, "_stext");
+		assert_int_equal(funcs[0].size, 0x100);
+		assert_int_equal(ksyms_passes(ks), 1);
+		/* a name not asked for up front costs a read of its own */
+		assert_false(ksyms_address_prefix(ks, "inet_ehash", NULL, &addr));
+		assert_int_equal(ksyms_passes(ks), 2);
+		ksyms_free(ks);
+	}
 	unsetenv("PFTRACE_KALLSYMS");
 	unlink(path);
 }
@@ -113,12 +130,12 @@ static void test_kallsyms(void **state)
 {
 	unsigned long addr = 1;
 
-	assert_true(ksym_address("avc_lookup", "tT", &addr));
-	assert_false(ksym_address("avc_lookup", "bB", &addr));
-	assert_false(ksym_address("no_such_symbol_here", NULL, &addr));
+	assert_true(ksyms_address(NULL, "avc_lookup", "tT", &addr));
+	assert_false(ksyms_address(NULL, "avc_lookup", "bB", &addr));
+	assert_false(ksyms_address(NULL, "no_such_symbol_here", NULL, &addr));
 	/* root sees addresses; the planner refuses a zero one */
 	if (geteuid() == 0)
-		assert_true(kallsyms_addresses_visible());
+		assert_true(kallsyms_addresses_visible(NULL));
 }
 
 /* issue 12: a recipe carries what the rest needs, and is found by name */

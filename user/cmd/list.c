@@ -58,7 +58,7 @@ int cmd_list(int argc, char **argv)
 	}
 	for (r = recipes; *r; r++)
 		;
-	preload_recipe_ksyms(recipes, (int)(r - recipes));
+	load_recipe_ksyms(&kf, recipes, (int)(r - recipes), false);
 	if (co.format == FORMAT_JSON) {
 		root = json_object_new_object();
 		arr = json_object_new_array();

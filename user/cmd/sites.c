@@ -340,8 +340,8 @@ static int sample_kernel(const struct sites_opts *o, struct sites_result *res)
 }
 
 /* Scan -f's functions, or the core kernel's text, _stext to _etext. */
-static void census(const struct sites_opts *o, struct ktext *kt, const struct kfunc *funcs,
-		   int nfuncs, struct sites_result *res)
+static void census(const struct sites_opts *o, struct ktext *kt, struct ksyms *ks,
+		   const struct kfunc *funcs, int nfuncs, struct sites_result *res)
 {
 	unsigned long stext = 0, etext = 0;
 	int i, first = 0, last;
@@ -353,8 +353,8 @@ static void census(const struct sites_opts *o, struct ktext *kt, const struct kf
 			scan(&res->cen, kt, funcs, at, at + 1, res->r);
 		}
 	} else {
-		ksym_address("_stext", "tT", &stext);
-		ksym_address("_etext", "tT", &etext);
+		ksyms_address(ks, "_stext", "tT", &stext);
+		ksyms_address(ks, "_etext", "tT", &etext);
 		while (first < nfuncs && funcs[first].addr < stext)
 			first++;
 		for (last = first; last < nfuncs && (!etext || funcs[last].addr < etext); last++)
@@ -509,8 +509,10 @@ int cmd_sites(int argc, char **argv)
 {
 	struct sites_opts o;
 	struct sites_result res = { 0 };
-	struct kfunc *funcs = NULL;
+	static const char *const text_bounds[] = { "_stext", "_etext", NULL };
+	const struct kfunc *funcs = NULL;
 	struct ktext *kt = NULL;
+	struct ksyms *ks;
 	char err[PFT_ERRLEN];
 	int nfuncs = 0, i, rc;
 
@@ -521,10 +523,14 @@ int cmd_sites(int argc, char **argv)
 	rc = sites_preflight(&o);
 	if (rc)
 		return rc;
-	nfuncs = kfuncs_load(&funcs);
-	if (nfuncs <= 0)
+	/* one pass of kallsyms: every function and the text's bounds */
+	ks = ksyms_load(text_bounds, true);
+	nfuncs = ks ? ksyms_funcs(ks, &funcs) : -ENOMEM;
+	if (nfuncs <= 0) {
+		ksyms_free(ks);
 		return sites_bad("cannot read /proc/kallsyms");
-	kt = ktext_open(o.src, o.vmlinux, err, sizeof(err));
+	}
+	kt = ktext_open(o.src, o.vmlinux, ks, err, sizeof(err));
 	if (!kt)
 		rc = sites_bad("%s", err);
 	for (i = 0; !rc && i < o.nonly; i++)
@@ -533,7 +539,7 @@ int cmd_sites(int argc, char **argv)
 	if (!rc && o.seconds)
 		rc = sample_kernel(&o, &res);
 	if (!rc) {
-		census(&o, kt, funcs, nfuncs, &res);
+		census(&o, kt, ks, funcs, nfuncs, &res);
 		read_release(res.release, sizeof(res.release));
 		res.text_source = ktext_describe(kt);
 		if (o.format == FORMAT_JSON)
@@ -545,6 +551,6 @@ int cmd_sites(int argc, char **argv)
 	free(res.cen.sites);
 	sample_result_free(&res.samples);
 	ktext_close(kt);
-	kfuncs_free(funcs, nfuncs);
+	ksyms_free(ks);
 	return rc;
 }

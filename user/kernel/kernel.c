@@ -76,6 +76,8 @@ int kernel_facts_load(struct kernel_facts *kf, const char *btf_path,
 
 void kernel_facts_free(struct kernel_facts *kf)
 {
+	ksyms_free(kf->ksyms);
+	kf->ksyms = NULL;
 	btf__free(kf->btf);
 	kf->btf = NULL;
 	if (kf->btf_custom && kf->btf_fd >= 0)
@@ -190,14 +192,23 @@ struct ksym_entry {
 };
 
 #define KSYM_WANTED_MAX 32
-static struct {
+/*
+ * The kernel's symbols, read once per process part that needs them: the
+ * names asked for up front (through BPF, or one pass of /proc/kallsyms),
+ * and, when asked for, every core text symbol of the same pass.
+ */
+struct ksyms {
 	char wanted[KSYM_WANTED_MAX][128];   /* "name" or "name.*" */
 	int nwanted;
 	struct ksym_entry found[KSYM_WANTED_MAX * 2];
 	int nfound;
-} ksym_cache;
+	struct kfunc *funcs;                 /* sorted by address; NULL until read */
+	int nfuncs;
+	bool funcs_read;
+	int passes;                          /* reads of /proc/kallsyms so far */
+};
 
-static FILE *kallsyms_open(void)
+static FILE *kallsyms_open(struct ksyms *ks)
 {
 	/* a test seam: the lab checks refusals with a doctored copy */
 	const char *path = getenv("PFTRACE_KALLSYMS");
@@ -206,6 +217,8 @@ static FILE *kallsyms_open(void)
 	/* large reads: every read() makes the kernel find its place again */
 	if (f)
 		setvbuf(f, NULL, _IOFBF, 1 << 17);
+	if (f && ks)
+		ks->passes++;
 	return f;
 }
 
@@ -226,13 +239,13 @@ static bool kallsyms_split(char *line, unsigned long *addr, char *type, char **n
 	return true;
 }
 
-static void ksym_cache_add(const char *name, char type, unsigned long addr)
+static void ksym_found(struct ksyms *ks, const char *name, char type, unsigned long addr)
 {
 	struct ksym_entry *e;
 
-	if (ksym_cache.nfound == (int)(sizeof(ksym_cache.found) / sizeof(ksym_cache.found[0])))
+	if (ks->nfound == (int)(sizeof(ks->found) / sizeof(ks->found[0])))
 		return;
-	e = &ksym_cache.found[ksym_cache.nfound++];
+	e = &ks->found[ks->nfound++];
 	snprintf(e->name, sizeof(e->name), "%s", name);
 	e->type = type;
 	e->addr = addr;
@@ -243,7 +256,7 @@ static void ksym_cache_add(const char *name, char type, unsigned long addr)
  * false when the kernel will not run it (older, or addresses hidden),
  * and the caller reads /proc/kallsyms instead.
  */
-static bool ksym_lookup_bpf(char names[][128], int n)
+static bool ksym_lookup_bpf(struct ksyms *ks, char names[][128], int n)
 {
 	LIBBPF_OPTS(bpf_test_run_opts, run);
 	struct ksym_bpf *skel;
@@ -266,78 +279,165 @@ static bool ksym_lookup_bpf(char names[][128], int n)
 		for (i = 0; i < n; i++) {
 			/* a zero address: hidden by kptr_restrict, or absent */
 			if (skel->bss->ksym_req.addr[i])
-				ksym_cache_add(names[i], '?', skel->bss->ksym_req.addr[i]);
+				ksym_found(ks, names[i], '?', skel->bss->ksym_req.addr[i]);
 		}
 		/* all hidden means kptr_restrict: let the file say so */
-		if (n && !ksym_cache.nfound)
+		if (n && !ks->nfound)
 			ok = false;
 	}
 	ksym_bpf__destroy(skel);
 	return ok;
 }
 
-void ksym_preload(const char *const *names)
+static int kfunc_cmp(const void *a, const void *b)
 {
-	char line[512], *sym, type, base[KSYM_WANTED_MAX][128], exact[KSYM_WANTED_MAX][128];
-	bool prefix[KSYM_WANTED_MAX];
-	int i, nexact = 0, nscan = 0;
-	unsigned long a;
-	FILE *f;
+	const struct kfunc *x = a, *y = b;
 
-	memset(&ksym_cache, 0, sizeof(ksym_cache));
-	for (; names && *names && ksym_cache.nwanted < KSYM_WANTED_MAX; names++) {
+	return (x->addr > y->addr) - (x->addr < y->addr);
+}
+
+/* a core text symbol of the pass ('t' or 'T', not a module's) */
+static int add_func(struct ksyms *ks, int *cap, const char *line, char type, const char *sym,
+		    unsigned long a)
+{
+	struct kfunc *nv;
+
+	if (strchr(line, '[') || (type != 't' && type != 'T') || !a)
+		return 0;
+	if (ks->nfuncs == *cap) {
+		*cap = *cap ? *cap * 2 : 65536;
+		nv = realloc(ks->funcs, (size_t)*cap * sizeof(*nv));
+		if (!nv)
+			return -ENOMEM;
+		ks->funcs = nv;
+	}
+	ks->funcs[ks->nfuncs].addr = a;
+	ks->funcs[ks->nfuncs].name = strdup(sym);
+	ks->funcs[ks->nfuncs].size = 0;
+	ks->nfuncs++;
+	return 0;
+}
+
+/*
+ * One pass over /proc/kallsyms: the wanted names (BASE, PREFIX: the
+ * names with any ".*" cut, and whether it was there), and with FUNCS
+ * every core text symbol.
+ */
+static int kallsyms_pass(struct ksyms *ks, char base[][128], const bool *prefix, bool funcs)
+{
+	char line[512], copy[512], *sym, type;
+	unsigned long a;
+	int i, cap = 0, rc = 0;
+	FILE *f = kallsyms_open(ks);
+
+	if (!f)
+		return -errno;
+	while (fgets(line, sizeof(line), f)) {
+		if (funcs)
+			memcpy(copy, line, sizeof(copy));
+		if (!kallsyms_split(line, &a, &type, &sym))
+			continue;
+		for (i = 0; i < ks->nwanted; i++) {
+			/* cheap first-letter test before the full compare */
+			if (!base[i][0] || sym[0] != base[i][0] ||
+			    !ksym_name_matches(sym, base[i], prefix[i]))
+				continue;
+			ksym_found(ks, sym, type, a);
+			break;
+		}
+		if (funcs && !rc)
+			rc = add_func(ks, &cap, copy, type, sym, a);
+	}
+	fclose(f);
+	if (funcs && !rc) {
+		qsort(ks->funcs, (size_t)ks->nfuncs, sizeof(*ks->funcs), kfunc_cmp);
+		for (i = 0; i < ks->nfuncs; i++)
+			ks->funcs[i].size = i + 1 < ks->nfuncs ?
+					    ks->funcs[i + 1].addr - ks->funcs[i].addr : 0;
+		ks->funcs_read = true;
+	}
+	return rc;
+}
+
+struct ksyms *ksyms_load(const char *const *names, bool with_funcs)
+{
+	char base[KSYM_WANTED_MAX][128], exact[KSYM_WANTED_MAX][128];
+	bool prefix[KSYM_WANTED_MAX];
+	struct ksyms *ks = calloc(1, sizeof(*ks));
+	int i, nexact = 0;
+
+	if (!ks)
+		return NULL;
+	for (; names && *names && ks->nwanted < KSYM_WANTED_MAX; names++) {
 		size_t n = strlen(*names);
 		bool is_prefix = n > 2 && !strcmp(*names + n - 2, ".*");
 
 		/* statics ("x.N") need the file: their suffix is unknown */
 		if (!is_prefix)
 			snprintf(exact[nexact++], 128, "%s", *names);
-		snprintf(base[ksym_cache.nwanted], 128, "%s", *names);
-		prefix[ksym_cache.nwanted] = is_prefix;
+		snprintf(base[ks->nwanted], 128, "%s", *names);
+		prefix[ks->nwanted] = is_prefix;
 		if (is_prefix)
-			base[ksym_cache.nwanted][n - 2] = '\0';
-		snprintf(ksym_cache.wanted[ksym_cache.nwanted++], 128, "%s", *names);
+			base[ks->nwanted][n - 2] = '\0';
+		snprintf(ks->wanted[ks->nwanted++], 128, "%s", *names);
 	}
-	if (ksym_lookup_bpf(exact, nexact)) {
+	/* the whole file is read anyway for the functions: the names come with it */
+	if (!with_funcs && ksym_lookup_bpf(ks, exact, nexact)) {
 		/* the statics, if any, are looked up in the file on demand */
-		for (i = 0; i < ksym_cache.nwanted; i++)
+		for (i = 0; i < ks->nwanted; i++)
 			if (prefix[i])
-				ksym_cache.wanted[i][0] = '\0';
-		return;
+				ks->wanted[i][0] = '\0';
+		return ks;
 	}
-	for (i = 0; i < ksym_cache.nwanted; i++)
-		nscan++;
-	f = nscan ? kallsyms_open() : NULL;
-	if (!f)
-		return;
-	while (fgets(line, sizeof(line), f)) {
-		if (!kallsyms_split(line, &a, &type, &sym))
-			continue;
-		for (i = 0; i < ksym_cache.nwanted; i++) {
-			/* cheap first-letter test before the full compare */
-			if (sym[0] != base[i][0] || !ksym_name_matches(sym, base[i], prefix[i]))
-				continue;
-			ksym_cache_add(sym, type, a);
-			break;
-		}
-	}
-	fclose(f);
+	if (ks->nwanted || with_funcs)
+		kallsyms_pass(ks, base, prefix, with_funcs);
+	return ks;
 }
 
-/* 1 found, 0 not there, -1 not preloaded (scan the file) */
-static int ksym_from_cache(const char *name, bool prefix, const char *types, unsigned long *addr)
+void ksyms_free(struct ksyms *ks)
+{
+	if (!ks)
+		return;
+	kfuncs_free(ks->funcs, ks->nfuncs);
+	free(ks);
+}
+
+int ksyms_funcs(struct ksyms *ks, const struct kfunc **funcs)
+{
+	bool none[1] = { false };
+	char nobase[1][128] = { "" };
+	int rc = 0, saved = ks->nwanted;
+
+	if (!ks->funcs_read) {
+		/* asked late: a pass of its own, matching no names */
+		ks->nwanted = 0;
+		rc = kallsyms_pass(ks, nobase, none, true);
+		ks->nwanted = saved;
+	}
+	*funcs = ks->funcs;
+	return rc ? rc : ks->nfuncs;
+}
+
+int ksyms_passes(const struct ksyms *ks)
+{
+	return ks->passes;
+}
+
+/* 1 found, 0 not there, -1 not loaded (scan the file) */
+static int ksym_from_cache(const struct ksyms *ks, const char *name, bool prefix,
+			   const char *types, unsigned long *addr)
 {
 	char key[130];
 	int i;
 
 	snprintf(key, sizeof(key), prefix ? "%s.*" : "%s", name);
-	for (i = 0; i < ksym_cache.nwanted; i++)
-		if (!strcmp(ksym_cache.wanted[i], key))
+	for (i = 0; i < ks->nwanted; i++)
+		if (!strcmp(ks->wanted[i], key))
 			break;
-	if (i == ksym_cache.nwanted)
+	if (i == ks->nwanted)
 		return -1;
-	for (i = 0; i < ksym_cache.nfound; i++) {
-		const struct ksym_entry *e = &ksym_cache.found[i];
+	for (i = 0; i < ks->nfound; i++) {
+		const struct ksym_entry *e = &ks->found[i];
 
 		/* '?': found through BPF, which does not tell the type */
 		if (ksym_name_matches(e->name, name, prefix) &&
@@ -349,18 +449,19 @@ static int ksym_from_cache(const char *name, bool prefix, const char *types, uns
 	return 0;
 }
 
-/* Scan kallsyms for NAME (or, with prefix, NAME.N); core symbols only. */
-static bool ksym_scan(const char *name, bool prefix, const char *types, unsigned long *addr)
+/* NAME (or, with prefix, NAME.N) among the core symbols; a name not loaded costs a pass. */
+static bool ksym_scan(struct ksyms *ks, const char *name, bool prefix, const char *types,
+		      unsigned long *addr)
 {
 	char line[512], *sym, type;
 	unsigned long a;
 	bool found = false;
-	int cached = ksym_from_cache(name, prefix, types, addr);
+	int cached = ks ? ksym_from_cache(ks, name, prefix, types, addr) : -1;
 	FILE *f;
 
 	if (cached >= 0)
 		return cached;
-	f = kallsyms_open();
+	f = kallsyms_open(ks);
 	if (!f)
 		return false;
 	while (fgets(line, sizeof(line), f)) {
@@ -378,21 +479,22 @@ static bool ksym_scan(const char *name, bool prefix, const char *types, unsigned
 	return found;
 }
 
-bool ksym_address(const char *name, const char *types, unsigned long *addr)
+bool ksyms_address(struct ksyms *ks, const char *name, const char *types, unsigned long *addr)
 {
-	return ksym_scan(name, false, types, addr);
+	return ksym_scan(ks, name, false, types, addr);
 }
 
-bool ksym_address_prefix(const char *prefix, const char *types, unsigned long *addr)
+bool ksyms_address_prefix(struct ksyms *ks, const char *prefix, const char *types,
+			  unsigned long *addr)
 {
-	return ksym_scan(prefix, true, types, addr);
+	return ksym_scan(ks, prefix, true, types, addr);
 }
 
-bool kallsyms_addresses_visible(void)
+bool kallsyms_addresses_visible(struct ksyms *ks)
 {
 	unsigned long a = 0;
 
-	return ksym_address("_stext", NULL, &a) && a != 0;
+	return ksyms_address(ks, "_stext", NULL, &a) && a != 0;
 }
 
 int ftrace_traceable(const char *func)
@@ -466,52 +568,6 @@ const char *kerr_str(int err)
 	default:
 		return strerror(err);
 	}
-}
-
-static int kfunc_cmp(const void *a, const void *b)
-{
-	const struct kfunc *x = a, *y = b;
-
-	return (x->addr > y->addr) - (x->addr < y->addr);
-}
-
-int kfuncs_load(struct kfunc **out)
-{
-	char line[512], *sym, type;
-	unsigned long a;
-	struct kfunc *v = NULL, *nv;
-	int n = 0, cap = 0, i;
-	FILE *f = kallsyms_open();
-
-	*out = NULL;
-	if (!f)
-		return -errno;
-	while (fgets(line, sizeof(line), f)) {
-		/* module symbols end in "\t[module]": core text only */
-		if (strchr(line, '[') || !kallsyms_split(line, &a, &type, &sym))
-			continue;
-		if ((type != 't' && type != 'T') || !a)
-			continue;
-		if (n == cap) {
-			cap = cap ? cap * 2 : 65536;
-			nv = realloc(v, (size_t)cap * sizeof(*v));
-			if (!nv) {
-				kfuncs_free(v, n);
-				fclose(f);
-				return -ENOMEM;
-			}
-			v = nv;
-		}
-		v[n].addr = a;
-		v[n].name = strdup(sym);
-		n++;
-	}
-	fclose(f);
-	qsort(v, (size_t)n, sizeof(*v), kfunc_cmp);
-	for (i = 0; i < n; i++)
-		v[i].size = i + 1 < n ? v[i + 1].addr - v[i].addr : 0;
-	*out = v;
-	return n;
 }
 
 void kfuncs_free(struct kfunc *f, int n)

@@ -23,6 +23,7 @@ struct kernel_facts {
 	bool btf_custom;          /* from --btf */
 	int btf_fd;               /* --btf, open for the session; else -1 */
 	char btf_load_path[32];   /* /proc/self/fd/N: what libbpf reads for --btf */
+	struct ksyms *ksyms;      /* loaded once the plan knows the names it needs */
 };
 
 #define PFT_KVER(a, b) (((a) << 16) + ((b) << 8))
@@ -44,22 +45,37 @@ long btf_array_member_len(const struct btf *btf, const char *sname,
 /* Byte offset of MEMBER in struct SNAME; -1 if either is missing. */
 long btf_member_offset(const struct btf *btf, const char *sname, const char *member);
 
+struct kfunc;
+struct ksyms;
+
 /*
- * kallsyms: address of NAME (any symbol type when types is NULL, else
- * one of the type letters in types). 0 with *found when the kernel hides
- * addresses. Returns false when NAME is not there.
+ * The kernel's symbols, loaded once and passed to whoever needs them.
+ * NAMES (NULL-terminated; "name.*" also matches a function's static
+ * "name.N") are found up front: through bpf_kallsyms_lookup_name() where
+ * the kernel has it, else in one pass of /proc/kallsyms, which the kernel
+ * formats anew on every read (about half a second of guest time in the
+ * lab). WITH_FUNCS reads every core text symbol in that same pass.
  */
-bool ksym_address(const char *name, const char *types, unsigned long *addr);
-bool kallsyms_addresses_visible(void);
+struct ksyms *ksyms_load(const char *const *names, bool with_funcs);
+void ksyms_free(struct ksyms *ks);
 /*
- * Read the symbols NAMES (NULL-terminated; "name.*" also matches a
- * function's static "name.N") in one pass, so that later lookups of
- * them need no pass of their own: the kernel formats /proc/kallsyms on
- * every read, about half a second of guest time in the lab per pass.
+ * The address of NAME (any type when TYPES is NULL, else one of its
+ * letters): 0 with true when the kernel hides addresses; false when
+ * NAME is not there. A name not loaded up front costs a pass (KS may
+ * be NULL: a pass, always).
  */
-void ksym_preload(const char *const *names);
+bool ksyms_address(struct ksyms *ks, const char *name, const char *types, unsigned long *addr);
 /* The same for the first symbol named PREFIX or PREFIX.N (a function's static). */
-bool ksym_address_prefix(const char *prefix, const char *types, unsigned long *addr);
+bool ksyms_address_prefix(struct ksyms *ks, const char *prefix, const char *types,
+			  unsigned long *addr);
+bool kallsyms_addresses_visible(struct ksyms *ks);
+/*
+ * Every core-kernel text symbol ('t', 'T'), sorted by address, sizes
+ * running to the next symbol, owned by KS. The count, or -errno.
+ */
+int ksyms_funcs(struct ksyms *ks, const struct kfunc **funcs);
+/* Reads of /proc/kallsyms so far (for -v and the tests). */
+int ksyms_passes(const struct ksyms *ks);
 
 /*
  * 1 when FUNC is in the ftrace filter list (attachable by fentry and
@@ -75,12 +91,6 @@ struct kfunc {
 	char *name;
 };
 
-/*
- * Every core-kernel text symbol ('t', 'T'), sorted by address; sizes
- * run to the next symbol. Returns the count (the array in *out, free
- * with kfuncs_free) or -errno.
- */
-int kfuncs_load(struct kfunc **out);
 void kfuncs_free(struct kfunc *f, int n);
 /* The function holding ADDR, or NULL. */
 const struct kfunc *kfunc_at(const struct kfunc *f, int n, unsigned long addr);

@@ -80,7 +80,8 @@ static int open_kcore(struct ktext *kt, char *err, size_t errlen)
  * The KASLR slide: where _stext runs (kallsyms) minus where it was
  * linked (the first text section of the file, which _stext opens).
  */
-static int open_vmlinux(struct ktext *kt, const char *path, char *err, size_t errlen)
+static int open_vmlinux(struct ktext *kt, const char *path, struct ksyms *ks, char *err,
+			size_t errlen)
 {
 	unsigned long stext = 0, linked = ~0UL;
 	unsigned char running_id[BUILD_ID_MAX], *notes = NULL;
@@ -105,7 +106,7 @@ static int open_vmlinux(struct ktext *kt, const char *path, char *err, size_t er
 	for (i = 0; i < kt->elf.nranges; i++)
 		if (kt->elf.ranges[i].addr < linked)
 			linked = kt->elf.ranges[i].addr;
-	if (!ksym_address("_stext", "tT", &stext) || !stext) {
+	if (!ksyms_address(ks, "_stext", "tT", &stext) || !stext) {
 		snprintf(err, errlen, "%s: cannot place it: _stext not in /proc/kallsyms", path);
 		return -ENOENT;
 	}
@@ -125,7 +126,8 @@ static int open_bpf(struct ktext *kt, char *err, size_t errlen)
 	return 0;
 }
 
-struct ktext *ktext_open(enum ktext_source want, const char *vmlinux, char *err, size_t errlen)
+struct ktext *ktext_open(enum ktext_source want, const char *vmlinux, struct ksyms *ks,
+			 char *err, size_t errlen)
 {
 	struct ktext *kt = calloc(1, sizeof(*kt));
 	char why_kcore[PFT_ERRLEN] = "";
@@ -143,7 +145,7 @@ struct ktext *ktext_open(enum ktext_source want, const char *vmlinux, char *err,
 		rc = open_kcore(kt, err, errlen);
 		break;
 	case KTEXT_VMLINUX:
-		rc = open_vmlinux(kt, vmlinux, err, errlen);
+		rc = open_vmlinux(kt, vmlinux, ks, err, errlen);
 		break;
 	case KTEXT_BPF:
 		rc = open_bpf(kt, err, errlen);

@@ -17,7 +17,10 @@ enum ktext_source { KTEXT_AUTO, KTEXT_KCORE, KTEXT_VMLINUX, KTEXT_BPF };
 struct ktext;
 
 /* NULL with one line in err when the requested (or no) source works. */
-struct ktext *ktext_open(enum ktext_source want, const char *vmlinux, char *err, size_t errlen);
+struct ksyms;
+/* KS: the session's kernel symbols (for _stext), or NULL */
+struct ktext *ktext_open(enum ktext_source want, const char *vmlinux, struct ksyms *ks,
+			 char *err, size_t errlen);
 /* 0, or -errno when [addr, addr + len) cannot be read. */
 int ktext_read(struct ktext *kt, unsigned long addr, void *buf, size_t len);
 const char *ktext_describe(const struct ktext *kt);

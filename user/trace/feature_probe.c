@@ -225,13 +225,18 @@ void features_probe(const struct kernel_facts *kf, struct feature out[FEAT_COUNT
 	ok = selinux_active(why, sizeof(why));
 	set(&out[FEAT_SELINUX], "selinux", ok, why);
 	{
+		static const char *const names[] = { "_stext", "init_task", NULL };
+		struct ksyms *ks = kf->ksyms ? kf->ksyms : ksyms_load(names, false);
 		unsigned long a = 0;
-		bool visible = kallsyms_addresses_visible();
+		bool visible = kallsyms_addresses_visible(ks);
 		/*
 		 * init_task is data: listed only with CONFIG_KALLSYMS_ALL. Any
 		 * type letter: 6.19 calls it 'T'.
 		 */
-		bool data = ksym_address("init_task", NULL, &a);
+		bool data = ksyms_address(ks, "init_task", NULL, &a);
+
+		if (ks != kf->ksyms)
+			ksyms_free(ks);
 
 		set(&out[FEAT_KALLSYMS], "kallsyms", visible && data,
 		    !visible ? (cap_effective(CAP_SYSLOG) ?

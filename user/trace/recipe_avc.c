@@ -64,10 +64,10 @@ static int avc_configure(struct target *t, const struct kernel_facts *kf,
 		/* up to 6.3: avc_lookup(struct selinux_avc *avc, ssid, tsid, tclass) */
 		skel->rodata->avc_cache_is_arg = true;
 		/* the same static object, which only a snapshot needs by name */
-		skel->rodata->avc_global_addr = recipe_ksym_soft("selinux_avc");
+		skel->rodata->avc_global_addr = recipe_ksym_soft(kf, "selinux_avc");
 	} else if (n == 3) {
 		/* 6.4+: avc_lookup(ssid, tsid, tclass), cache is the global selinux_avc */
-		rc = recipe_ksym("avc_lookup", "selinux_avc", &addr, err, errlen);
+		rc = recipe_ksym(kf, "avc_lookup", "selinux_avc", &addr, err, errlen);
 		if (rc)
 			return rc;
 		skel->rodata->avc_global_addr = addr;

@@ -22,9 +22,9 @@ static int dcache_configure(struct target *t, const struct kernel_facts *kf,
 	unsigned long table, shift;
 	int rc;
 
-	rc = recipe_ksym(func, "dentry_hashtable", &table, err, errlen);
+	rc = recipe_ksym(kf, func, "dentry_hashtable", &table, err, errlen);
 	if (!rc)
-		rc = recipe_ksym(func, "d_hash_shift", &shift, err, errlen);
+		rc = recipe_ksym(kf, func, "d_hash_shift", &shift, err, errlen);
 	if (rc)
 		return rc;
 	skel->rodata->dentry_hashtable_addr = table;

@@ -27,11 +27,11 @@ static int inode_configure(struct target *t, const struct kernel_facts *kf,
 		snprintf(err, errlen, "find_inode_fast: unknown parameter layout (%d parameters)", n);
 		return -EINVAL;
 	}
-	rc = recipe_ksym("find_inode_fast", "i_hash_shift", &shift, err, errlen);
+	rc = recipe_ksym(kf, "find_inode_fast", "i_hash_shift", &shift, err, errlen);
 	if (rc)
 		return rc;
 	skel->rodata->i_hash_shift_addr = shift;
-	skel->rodata->inode_hashtable_addr = recipe_ksym_soft("inode_hashtable");
+	skel->rodata->inode_hashtable_addr = recipe_ksym_soft(kf, "inode_hashtable");
 	snprintf(t->detail, sizeof(t->detail), "find_inode_fast(sb, head, ino%s), "
 		 "bucket passed in by iget_locked()/ilookup()", n > 3 ? ", ..." : "");
 	return 0;

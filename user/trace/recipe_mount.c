@@ -16,11 +16,11 @@ static int mount_configure(struct target *t, const struct kernel_facts *kf,
 	unsigned long table, shift, mask;
 	int rc;
 
-	rc = recipe_ksym("__lookup_mnt", "mount_hashtable", &table, err, errlen);
+	rc = recipe_ksym(kf, "__lookup_mnt", "mount_hashtable", &table, err, errlen);
 	if (!rc)
-		rc = recipe_ksym("__lookup_mnt", "m_hash_shift", &shift, err, errlen);
+		rc = recipe_ksym(kf, "__lookup_mnt", "m_hash_shift", &shift, err, errlen);
 	if (!rc)
-		rc = recipe_ksym("__lookup_mnt", "m_hash_mask", &mask, err, errlen);
+		rc = recipe_ksym(kf, "__lookup_mnt", "m_hash_mask", &mask, err, errlen);
 	if (rc)
 		return rc;
 	skel->rodata->mount_hashtable_addr = table;

@@ -23,12 +23,12 @@ static int ehash_secret_address(const struct kernel_facts *kf, unsigned long *ad
 	int rc;
 
 	if (proto >= 0 && secret >= 0) {
-		rc = recipe_ksym("__inet_lookup_established", "net_hotdata", addr, err, errlen);
+		rc = recipe_ksym(kf, "__inet_lookup_established", "net_hotdata", addr, err, errlen);
 		if (!rc)
 			*addr += (unsigned long)(proto + secret);
 		return rc;
 	}
-	if (!ksym_address_prefix("inet_ehash_secret", "bBdD", addr) || !*addr) {
+	if (!ksyms_address_prefix(kf->ksyms, "inet_ehash_secret", "bBdD", addr) || !*addr) {
 		snprintf(err, errlen, "__inet_lookup_established: cannot find inet_ehash_secret "
 			 "in /proc/kallsyms");
 		return -ENOENT;
@@ -62,7 +62,7 @@ static int tcp_configure(struct target *t, const struct kernel_facts *kf,
 	 */
 	skel->rodata->ehash_adds_lport = kf->version >= PFT_KVER(6, 15);
 	skel->rodata->tcp_nparams = (__u32)n;
-	skel->rodata->tcp_hashinfo_addr = recipe_ksym_soft("tcp_hashinfo");
+	skel->rodata->tcp_hashinfo_addr = recipe_ksym_soft(kf, "tcp_hashinfo");
 	snprintf(t->detail, sizeof(t->detail), "__inet_lookup_established(net, %ssaddr, sport, "
 		 "daddr, hnum, ...), bucket %s & ehash_mask", n == 8 ? "hashinfo, " : "",
 		 kf->version >= PFT_KVER(6, 15) ? "(hnum + inet_ehashfn() of port 0)" : "inet_ehashfn()");

@@ -44,7 +44,7 @@ struct session {
 	struct sample_result samples;
 	bool sampled;
 	char sampling_off[PFT_ERRLEN];
-	struct kfunc *funcs;
+	const struct kfunc *funcs;      /* the session's kallsyms, kf.ksyms, owns them */
 	int nfuncs;
 	const struct kfunc *traced_fn[PFT_MAX_TARGETS];  /* NULL: not in kallsyms */
 	struct function_profile profiles[PFT_MAX_TARGETS];
@@ -438,7 +438,12 @@ static int plan_all(struct session *s, char *err, size_t errlen)
 		}
 		planned[s->ntargets++] = t->recipe;
 	}
-	preload_recipe_ksyms(planned, s->ntargets);
+	/* one read of kallsyms serves the plan, the sampler and --latency */
+	if (load_recipe_ksyms(&s->kf, planned, s->ntargets,
+			      !o->dry_run && (!o->no_samples || o->latency))) {
+		snprintf(err, errlen, "out of memory");
+		return -ENOMEM;
+	}
 	return 0;
 }
 
@@ -463,7 +468,7 @@ static void start_sampling(struct session *s)
 	char err[PFT_ERRLEN];
 	int i, n = 0;
 
-	s->nfuncs = kfuncs_load(&s->funcs);
+	s->nfuncs = ksyms_funcs(s->kf.ksyms, &s->funcs);
 	if (s->nfuncs <= 0) {
 		snprintf(s->sampling_off, sizeof(s->sampling_off), "cannot read /proc/kallsyms");
 		s->nfuncs = 0;
@@ -498,7 +503,7 @@ static void finish_sampling(struct session *s)
 	sampler_free(s->sampler);
 	s->sampler = NULL;
 	s->sampled = true;
-	kt = ktext_open(KTEXT_AUTO, s->opts->vmlinux, err, sizeof(err));
+	kt = ktext_open(KTEXT_AUTO, s->opts->vmlinux, s->kf.ksyms, err, sizeof(err));
 	for (i = 0; i < s->ntargets; i++) {
 		const struct kfunc *f = s->traced_fn[i];
 
@@ -553,7 +558,7 @@ static int preflight(struct session *s, char *err, size_t errlen)
 	}
 	/* a wrong vmlinux is refused now, not after the run */
 	if (o->vmlinux) {
-		struct ktext *kt = ktext_open(KTEXT_VMLINUX, o->vmlinux, err, errlen);
+		struct ktext *kt = ktext_open(KTEXT_VMLINUX, o->vmlinux, s->kf.ksyms, err, errlen);
 
 		if (!kt)
 			return -EINVAL;
@@ -777,10 +782,10 @@ static void collect_latency(struct session *s, int i, struct target_report *tr)
 	tr->latency_overhead_why = t->method == ATTACH_FEXIT ? s->lat.overhead_why :
 				   "not calibrated: the calibration pair is fentry/fexit, this target kprobes";
 	tr->loop_why = s->loop_why[i];
-	if (!s->funcs && (s->nfuncs = kfuncs_load(&s->funcs)) < 0)
+	if (!s->funcs && (s->nfuncs = ksyms_funcs(s->kf.ksyms, &s->funcs)) < 0)
 		s->nfuncs = 0;
 	f = kfunc_named(s->funcs, s->nfuncs, t->recipe->traced);
-	kt = f ? ktext_open(KTEXT_AUTO, s->opts->vmlinux, err, sizeof(err)) : NULL;
+	kt = f ? ktext_open(KTEXT_AUTO, s->opts->vmlinux, s->kf.ksyms, err, sizeof(err)) : NULL;
 	if (!f)
 		snprintf(s->loop_why[i], PFT_ERRLEN, "%s not in /proc/kallsyms", t->recipe->traced);
 	else if (!kt)
@@ -877,7 +882,6 @@ static void session_free(struct session *s)
 		table_snapshot_free(&s->snaps[i]);
 	}
 	lat_session_free(&s->lat);
-	kfuncs_free(s->funcs, s->nfuncs);
 	if (s->bpf_stats_fd >= 0)
 		close(s->bpf_stats_fd);
 	kernel_facts_free(&s->kf);

@@ -21,7 +21,8 @@
 RECIPES(DECLARE_RECIPE)
 const struct recipe *const recipes[] = { RECIPES(LIST_RECIPE) NULL };
 
-void preload_recipe_ksyms(const struct recipe *const *list, int n)
+int load_recipe_ksyms(struct kernel_facts *kf, const struct recipe *const *list, int n,
+		      bool with_funcs)
 {
 	const char *names[64];
 	const char *const *k;
@@ -31,14 +32,16 @@ void preload_recipe_ksyms(const struct recipe *const *list, int n)
 		for (k = list[i]->ksyms; k && *k && used < 63; k++)
 			names[used++] = *k;
 	names[used] = NULL;
-	ksym_preload(names);
+	ksyms_free(kf->ksyms);
+	kf->ksyms = ksyms_load(names, with_funcs);
+	return kf->ksyms ? 0 : -ENOMEM;
 }
 
-int recipe_ksym(const char *func, const char *sym, unsigned long *addr,
-		char *err, size_t errlen)
+int recipe_ksym(const struct kernel_facts *kf, const char *func, const char *sym,
+		unsigned long *addr, char *err, size_t errlen)
 {
 	/* any type: 6.19 lists net_hotdata as 'T' */
-	if (!ksym_address(sym, NULL, addr)) {
+	if (!ksyms_address(kf->ksyms, sym, NULL, addr)) {
 		snprintf(err, errlen, "%s: symbol %s not in /proc/kallsyms "
 			 "(needs CONFIG_KALLSYMS_ALL)", func, sym);
 		return -ENOENT;
@@ -51,11 +54,11 @@ int recipe_ksym(const char *func, const char *sym, unsigned long *addr,
 	return 0;
 }
 
-unsigned long recipe_ksym_soft(const char *sym)
+unsigned long recipe_ksym_soft(const struct kernel_facts *kf, const char *sym)
 {
 	unsigned long addr = 0;
 
-	return ksym_address(sym, NULL, &addr) ? addr : 0;
+	return ksyms_address(kf->ksyms, sym, NULL, &addr) ? addr : 0;
 }
 
 const char *attach_method_name(enum attach_method m)
@@ -122,7 +125,7 @@ static void explain_substitute(struct target *t, const char *requested, const ch
 	 * kallsyms still has it, a notrace copy that pahole left out
 	 * because BTF then listed only ftrace-able functions (5.10).
 	 */
-	if (!btf_has_func(kf->btf, requested) && !ksym_address(requested, "tT", &addr))
+	if (!btf_has_func(kf->btf, requested) && !ksyms_address(kf->ksyms, requested, "tT", &addr))
 		snprintf(t->plan_note, sizeof(t->plan_note),
 			 "%s: inlined away in this kernel (no such function); tracing %s, "
 			 "which does its chain walk", requested, traced);

@@ -92,13 +92,17 @@ static void name##_destroy(struct target *t)					\
 	t->obj = NULL;								\
 }
 
-/* Read the kallsyms names of these recipes in one pass. */
-void preload_recipe_ksyms(const struct recipe *const *list, int n);
+/*
+ * Load kf->ksyms: the kallsyms names of these recipes, and with
+ * WITH_FUNCS every kernel function (sampling, --latency), in one go.
+ */
+int load_recipe_ksyms(struct kernel_facts *kf, const struct recipe *const *list, int n,
+		      bool with_funcs);
 /* Address of a kernel global from kallsyms, or a one-line reason. */
-int recipe_ksym(const char *func, const char *sym, unsigned long *addr,
-		char *err, size_t errlen);
+int recipe_ksym(const struct kernel_facts *kf, const char *func, const char *sym,
+		unsigned long *addr, char *err, size_t errlen);
 /* The same for a symbol only snapshots need: 0 when it cannot be had. */
-unsigned long recipe_ksym_soft(const char *sym);
+unsigned long recipe_ksym_soft(const struct kernel_facts *kf, const char *sym);
 
 const char *attach_method_name(enum attach_method m);
 const struct recipe *recipe_for(const char *func);
