@@ -141,13 +141,16 @@ struct snap_state {
  */
 enum pft_lat_unit { PFT_LAT_OFF = 0, PFT_LAT_NS = 1, PFT_LAT_CYCLES = 2 };
 #define PFT_LAT_NODES 32
-#define PFT_LAT_BUCKETS 192   /* a per-CPU value stays under 32 KB */
+#define PFT_LAT_BUCKETS 1024
 struct lat_counters {
 	__u64 count[PFT_LAT_NODES];
 	__u64 sum[PFT_LAT_NODES];
 	__u64 lost;                 /* exits with no entry stamp (nested, or attached mid-call) */
 	__u64 migrated;             /* cycles: entry and return on different CPUs, not counted */
-	__u32 hist[PFT_LAT_NODES][PFT_LAT_BUCKETS];
+};
+/* one per node count, in the per-CPU "lat_hist" map (a value stays under 32 KB) */
+struct lat_hist {
+	__u32 bucket[PFT_LAT_BUCKETS];
 };
 
 /* key_counts: lookups per key (struct snap_key), by our walk's verdict */

@@ -11,11 +11,10 @@ const char *latency_unit_name(enum pft_lat_unit u)
 
 void latency_sum(struct latency_stats *s, const struct lat_counters *percpu, int ncpus)
 {
-	int c, n, b;
+	int c, n;
 
 	memset(s->count, 0, sizeof(s->count));
 	memset(s->sum, 0, sizeof(s->sum));
-	memset(s->hist, 0, sizeof(s->hist));
 	s->lost = s->migrated = 0;
 	for (c = 0; c < ncpus; c++) {
 		const struct lat_counters *l = &percpu[c];
@@ -25,10 +24,17 @@ void latency_sum(struct latency_stats *s, const struct lat_counters *percpu, int
 		for (n = 0; n < PFT_LAT_NODES; n++) {
 			s->count[n] += l->count[n];
 			s->sum[n] += l->sum[n];
-			for (b = 0; b < PFT_LAT_BUCKETS; b++)
-				s->hist[n][b] += l->hist[n][b];
 		}
 	}
+}
+
+void latency_sum_hist(struct latency_stats *s, int nodes, const struct lat_hist *percpu, int ncpus)
+{
+	int c, b;
+
+	for (c = 0; c < ncpus; c++)
+		for (b = 0; b < PFT_LAT_BUCKETS; b++)
+			s->hist[nodes][b] += percpu[c].bucket[b];
 }
 
 double latency_quantile(const struct latency_stats *s, int nodes, double q)

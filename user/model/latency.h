@@ -36,8 +36,10 @@ struct latency_fit {
 };
 
 const char *latency_unit_name(enum pft_lat_unit u);
-/* Sum per-CPU struct lat_counters into S (unit and shift left alone). */
+/* Sum per-CPU struct lat_counters into S (unit, shift and hist left alone). */
 void latency_sum(struct latency_stats *s, const struct lat_counters *percpu, int ncpus);
+/* Add the per-CPU histograms of NODES walked into S. */
+void latency_sum_hist(struct latency_stats *s, int nodes, const struct lat_hist *percpu, int ncpus);
 /* One row per node count with lookups; returns the count of rows. */
 int latency_rows(const struct latency_stats *s, struct latency_row rows[PFT_LAT_NODES]);
 /*

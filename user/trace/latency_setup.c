@@ -61,8 +61,8 @@ void lat_session_start(struct lat_session *ls, int ncpus, int shift)
 		free(ls->cycle_fds);
 		ls->cycle_fds = NULL;
 	}
-	/* 192 buckets: 1.5 us in 8 ns steps, or 3,072 cycles in 16 */
-	ls->shift = shift >= 0 ? (unsigned int)shift : ls->unit == PFT_LAT_NS ? 3 : 4;
+	/* 1,024 buckets: 4 us in 4 ns steps, or 8,192 cycles in 8 */
+	ls->shift = shift >= 0 ? (unsigned int)shift : ls->unit == PFT_LAT_NS ? 2 : 3;
 	snprintf(ls->overhead_why, sizeof(ls->overhead_why), "not calibrated");
 }
 
@@ -118,32 +118,44 @@ int lat_after_load(struct target *t, const struct lat_session *ls, char *err, si
 	return 0;
 }
 
-static int read_counters(int fd, int ncpus, struct latency_stats *out)
+/* The counters (map FD) and the histogram of every node count (map HIST_FD). */
+static int read_counters(int fd, int hist_fd, int ncpus, struct latency_stats *out)
 {
 	struct lat_counters *percpu = calloc((size_t)ncpus, sizeof(*percpu));
-	__u32 zero = 0;
+	struct lat_hist *hist = calloc((size_t)ncpus, sizeof(*hist));
+	__u32 zero = 0, n;
 	int rc = 0;
 
-	if (!percpu)
-		return -ENOMEM;
-	if (bpf_map_lookup_elem(fd, &zero, percpu))
+	if (!percpu || !hist)
+		rc = -ENOMEM;
+	else if (bpf_map_lookup_elem(fd, &zero, percpu))
 		rc = -errno;
 	else
 		latency_sum(out, percpu, ncpus);
+	memset(out->hist, 0, sizeof(out->hist));
+	for (n = 0; !rc && n < PFT_LAT_NODES; n++) {
+		if (bpf_map_lookup_elem(hist_fd, &n, hist))
+			rc = -errno;
+		else
+			latency_sum_hist(out, (int)n, hist, ncpus);
+	}
 	free(percpu);
+	free(hist);
 	return rc;
 }
 
 int lat_read(const struct target *t, const struct lat_session *ls, struct latency_stats *out)
 {
 	struct bpf_map *map = bpf_object__find_map_by_name(t->obj, "lat_counters");
+	struct bpf_map *hist = bpf_object__find_map_by_name(t->obj, "lat_hist");
 
 	memset(out, 0, sizeof(*out));
 	out->unit = ls->unit;
 	out->shift = ls->shift;
 	out->overhead_known = ls->overhead_known;
 	out->overhead = ls->overhead;
-	return map ? read_counters(bpf_map__fd(map), ls->ncpus, out) : -ENOENT;
+	return map && hist ? read_counters(bpf_map__fd(map), bpf_map__fd(hist), ls->ncpus, out) :
+			     -ENOENT;
 }
 
 void lat_calibrate(struct lat_session *ls, const char *btf_custom_path)
@@ -180,16 +192,20 @@ void lat_calibrate(struct lat_session *ls, const char *btf_custom_path)
 		if (bpf_prog_test_run_opts(bpf_program__fd(skel->progs.lat_trigger), &run))
 			err = -errno;
 	if (!err)
-		err = read_counters(bpf_map__fd(skel->maps.lat_counters), ls->ncpus, st);
-	if (!err && st->count[0] >= CALIBRATION_RUNS / 2) {
-		st->shift = 0;
+		err = read_counters(bpf_map__fd(skel->maps.lat_counters),
+				    bpf_map__fd(skel->maps.lat_hist), ls->ncpus, st);
+	st->shift = 0;
+	/* a median in the last bucket is past the range: not a measurement */
+	if (!err && st->count[0] >= CALIBRATION_RUNS / 2 &&
+	    latency_quantile(st, 0, 0.5) < PFT_LAT_BUCKETS - 1) {
 		ls->overhead = latency_quantile(st, 0, 0.5);
 		ls->overhead_known = true;
 		snprintf(ls->overhead_why, sizeof(ls->overhead_why), "median of %llu calls of an "
 			 "entry/exit pair on bpf_fentry_test1()", (unsigned long long)st->count[0]);
 	} else if (!err) {
-		snprintf(ls->overhead_why, sizeof(ls->overhead_why), "the calibration pair saw "
-			 "%llu of %d calls", (unsigned long long)st->count[0], CALIBRATION_RUNS);
+		snprintf(ls->overhead_why, sizeof(ls->overhead_why), "not calibrated: the pair saw "
+			 "%llu of %d calls, median %.0f", (unsigned long long)st->count[0],
+			 CALIBRATION_RUNS, latency_quantile(st, 0, 0.5));
 	}
 out:
 	if (err)
