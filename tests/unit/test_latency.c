@@ -1,0 +1,76 @@
+// SPDX-License-Identifier: GPL-2.0
+/* --latency's model: quantiles of the bucketed times and the per-node fit. */
+#include <math.h>
+#include <stdlib.h>
+#include "cmocka_prelude.h"
+#include "latency.h"
+
+/* N lookups of NODES nodes spread evenly over [lo, lo + width) ns, 4 ns buckets */
+static void fill(struct latency_stats *s, int nodes, unsigned int n, double lo, double width)
+{
+	unsigned int i;
+
+	for (i = 0; i < n; i++) {
+		double t = lo + width * (i + 0.5) / n;
+
+		s->hist[nodes][(int)t >> s->shift]++;
+		s->count[nodes]++;
+		s->sum[nodes] += (__u64)t;
+	}
+}
+
+static void test_fit_recovers_a_line(void **state)
+{
+	struct latency_stats *s = calloc(1, sizeof(*s));
+	struct latency_row rows[PFT_LAT_NODES];
+	struct latency_fit fit;
+	int n;
+
+	s->unit = PFT_LAT_NS;
+	s->shift = 2;
+	/* 100 ns fixed + 9 ns per node, each group 16 ns wide */
+	for (n = 0; n < 20; n++)
+		fill(s, n, 400, 100 + 9.0 * n - 8, 16);
+	/* an interrupt-struck few a mean would feel, a median not */
+	fill(s, 5, 3, 3000, 4);
+	latency_fit(s, &fit);
+	assert_true(fit.ok);
+	assert_int_equal(fit.points, 20);
+	assert_true(fabs(fit.per_node - 9) < 0.2);
+	assert_true(fabs(fit.fixed - 100) < 2);
+	assert_true(fit.per_node_lo <= fit.per_node && fit.per_node <= fit.per_node_hi);
+	assert_true(fit.per_node_lo > 8 && fit.per_node_hi < 10);
+	assert_int_equal(latency_rows(s, rows), 20);
+	assert_true(fabs(rows[5].median - 145) < 2);
+	assert_true(rows[5].mean > rows[5].median + 10);
+	/* the calibrated overhead comes off every time, not off the slope */
+	s->overhead = 50;
+	s->overhead_known = true;
+	latency_fit(s, &fit);
+	assert_true(fabs(fit.fixed - 50) < 2 && fabs(fit.per_node - 9) < 0.2);
+	free(s);
+}
+
+static void test_too_few_points(void **state)
+{
+	struct latency_stats *s = calloc(1, sizeof(*s));
+	struct latency_fit fit;
+
+	s->shift = 2;
+	fill(s, 1, 100, 100, 8);
+	fill(s, 2, 4, 110, 8);   /* under 5 lookups: left out */
+	latency_fit(s, &fit);
+	assert_false(fit.ok);
+	assert_int_equal(fit.points, 1);
+	free(s);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_fit_recovers_a_line),
+		cmocka_unit_test(test_too_few_points),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
