@@ -67,6 +67,14 @@ struct replay_summary {
 	double samples[PFT_REPLAY_OPTS][PFT_REPLAY_MAX_REPS];
 };
 
+/* Where start-up time went (-v, and the run file's startup_phases). */
+#define PFT_MAX_PHASES 32
+struct startup_phase {
+	char name[64];
+	double ms;
+	__u64 verified_insns;    /* a load: instructions the verifier processed */
+};
+
 struct run_report {
 	const char *command;     /* pftrace's own command line */
 	const char *kernel_release;
@@ -88,6 +96,8 @@ struct run_report {
 	const struct sample_result *samples;      /* NULL: not sampled */
 	const char *sampling_off;                 /* why not, when asked */
 	double startup_ms;       /* process start to every program attached */
+	const struct startup_phase *phases;
+	int nphases;
 	long peak_rss_kb;
 };
 

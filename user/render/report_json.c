@@ -171,6 +171,21 @@ struct json_object *render_json(const struct run_report *r)
 	add(root, "duration_s", json_object_new_double(r->duration_s));
 	add(root, "end_reason", json_object_new_string(r->end_reason));
 	add(root, "startup_ms", json_object_new_double(r->startup_ms));
+	if (r->nphases) {
+		struct json_object *ph = json_object_new_array();
+		int k;
+
+		for (k = 0; k < r->nphases; k++) {
+			struct json_object *p = json_object_new_object();
+
+			add(p, "phase", json_object_new_string(r->phases[k].name));
+			add(p, "ms", json_object_new_double(r->phases[k].ms));
+			if (r->phases[k].verified_insns)
+				add(p, "verified_insns", u64(r->phases[k].verified_insns));
+			json_object_array_add(ph, p);
+		}
+		add(root, "startup_phases", ph);
+	}
 	add(root, "peak_rss_kb", json_object_new_int64(r->peak_rss_kb));
 	add(root, "bpf_stats", json_object_new_string(r->bpf_stats ? r->bpf_stats : ""));
 	if (r->child_command) {

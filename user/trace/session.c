@@ -50,6 +50,8 @@ struct session {
 	struct function_profile profiles[PFT_MAX_TARGETS];
 	struct table_snapshot snaps[PFT_MAX_TARGETS];
 	struct lat_session lat;
+	struct startup_phase phases[PFT_MAX_PHASES];
+	int nphases;
 	struct latency_stats lat_stats[PFT_MAX_TARGETS];
 	struct walk_loop loops[PFT_MAX_TARGETS];
 	char loop_why[PFT_MAX_TARGETS][PFT_ERRLEN];
@@ -152,6 +154,25 @@ static __u64 read_table_slots(const struct target *t)
 	return out.table_slots;
 }
 
+/* What the verifier processed for the target's programs (0 before 5.16) */
+static __u64 verified_insns(const struct target *t)
+{
+	struct bpf_program *prog;
+	__u64 sum = 0;
+
+	bpf_object__for_each_program(prog, t->obj) {
+		struct bpf_prog_info info;
+		__u32 len = sizeof(info);
+
+		if (bpf_program__fd(prog) < 0)
+			continue;
+		memset(&info, 0, sizeof(info));
+		if (!bpf_obj_get_info_by_fd(bpf_program__fd(prog), &info, &len))
+			sum += info.verified_insns;
+	}
+	return sum;
+}
+
 /*
  * Open, configure, load and attach one target. Returns 0, 2 when the
  * kernel lacks what the recipe needs (bad environment) or 1 when the
@@ -168,6 +189,8 @@ static int target_start_method(struct target *t, const struct kernel_facts *kf,
 	struct bpf_map *map;
 	int rc;
 
+	double t0 = monotonic_s(), t1;
+
 	rc = r->open(t, &open_opts);
 	if (rc) {
 		snprintf(err, errlen, "%s: cannot open the BPF object: %s", r->traced, kerr_str(rc));
@@ -181,7 +204,11 @@ static int target_start_method(struct target *t, const struct kernel_facts *kf,
 		return 2;
 	if (t->opts->latency && lat_prepare_target(t, t->lat, err, errlen))
 		return 2;
+	t1 = monotonic_s();
+	t->open_ms = (t1 - t0) * 1000;
 	rc = bpf_object__load(t->obj);
+	t0 = monotonic_s();
+	t->load_ms = (t0 - t1) * 1000;
 	if (rc) {
 		snprintf(err, errlen, "%s: the kernel refused the %s programs: %s (-v shows "
 			 "the verifier's log)", r->traced, attach_method_name(t->method),
@@ -211,6 +238,8 @@ static int target_start_method(struct target *t, const struct kernel_facts *kf,
 		}
 		t->links[t->nlinks++] = link;
 	}
+	t->attach_ms = (monotonic_s() - t0) * 1000;
+	t->verified_insns = verified_insns(t);
 	return 0;
 }
 
@@ -448,12 +477,49 @@ static int plan_all(struct session *s, char *err, size_t errlen)
 }
 
 /* -v: where start-up time goes, the figure the overhead issue bounds */
-static void note_phase(const struct trace_opts *o, const char *phase, double *since)
+static void add_phase(struct session *s, const char *name, double ms, __u64 insns)
+{
+	struct startup_phase *p;
+
+	if (s->opts->common.verbose && insns)
+		fprintf(stderr, "pftrace: start-up: %-40s %8.1f ms, %llu instructions verified\n",
+			name, ms, (unsigned long long)insns);
+	else if (s->opts->common.verbose)
+		fprintf(stderr, "pftrace: start-up: %-40s %8.1f ms\n", name, ms);
+	if (s->nphases == PFT_MAX_PHASES)
+		return;
+	p = &s->phases[s->nphases++];
+	snprintf(p->name, sizeof(p->name), "%s", name);
+	p->ms = ms;
+	p->verified_insns = insns;
+}
+
+static void note_phase(struct session *s, const char *phase, double *since)
 {
 	double now = monotonic_s();
 
-	if (o->common.verbose)
-		fprintf(stderr, "pftrace: start-up: %-28s %8.1f ms\n", phase, (now - *since) * 1000);
+	add_phase(s, phase, (now - *since) * 1000, 0);
+	*since = now;
+}
+
+/* a target's start: open, load and verify, attach; *since moves past it */
+static void note_target_phases(struct session *s, const struct target *t, double *since)
+{
+	char name[64];
+	double now = monotonic_s(), rest;
+
+	snprintf(name, sizeof(name), "%s: open", t->recipe->traced);
+	add_phase(s, name, t->open_ms, 0);
+	snprintf(name, sizeof(name), "%s: load and verify", t->recipe->traced);
+	add_phase(s, name, t->load_ms, t->verified_insns);
+	snprintf(name, sizeof(name), "%s: attach", t->recipe->traced);
+	add_phase(s, name, t->attach_ms, 0);
+	/* a refused fexit tried first, and its fallback's start, are the rest */
+	rest = (now - *since) * 1000 - t->open_ms - t->load_ms - t->attach_ms;
+	if (rest > 5) {
+		snprintf(name, sizeof(name), "%s: the rest (a refused fexit)", t->recipe->traced);
+		add_phase(s, name, rest, 0);
+	}
 	*since = now;
 }
 
@@ -580,12 +646,12 @@ static int prepare(struct session *s, double *phase_start)
 		fprintf(stderr, "pftrace: %s\n", err);
 		return 2;
 	}
-	note_phase(o, "kernel BTF", phase_start);
+	note_phase(s, "kernel BTF", phase_start);
 	if (plan_all(s, err, sizeof(err))) {
 		fprintf(stderr, "pftrace: %s\n", err);
 		return 2;
 	}
-	note_phase(o, "plan and kallsyms", phase_start);
+	note_phase(s, "plan and kallsyms", phase_start);
 	print_plan(s, stderr, o->dry_run);
 	return 0;
 }
@@ -623,7 +689,7 @@ static int attach(struct session *s, double *phase_start)
 	if (o->latency) {
 		lat_session_start(&s->lat, s->ncpus, -1);
 		lat_calibrate(&s->lat, s->kf.btf_custom ? s->kf.btf_load_path : NULL);
-		note_phase(o, "latency calibration", phase_start);
+		note_phase(s, "latency calibration", phase_start);
 		for (i = 0; i < s->ntargets; i++)
 			s->targets[i].lat = &s->lat;
 	}
@@ -634,7 +700,7 @@ static int attach(struct session *s, double *phase_start)
 	 */
 	if (!o->no_samples) {
 		start_sampling(s);
-		note_phase(o, "sampling", phase_start);
+		note_phase(s, "sampler (perf events, BPF, kernel functions)", phase_start);
 	}
 	for (i = 0; i < s->ntargets; i++) {
 		rc = target_start(&s->targets[i], &s->kf, err, sizeof(err));
@@ -642,7 +708,7 @@ static int attach(struct session *s, double *phase_start)
 			fprintf(stderr, "pftrace: %s\n", err);
 			return rc;
 		}
-		note_phase(o, s->targets[i].recipe->traced, phase_start);
+		note_target_phases(s, &s->targets[i], phase_start);
 	}
 	s->startup_ms = (monotonic_s() - process_start_s) * 1000;
 	if (o->command && workload_start(&s->run, o->command, err, sizeof(err))) {
@@ -840,6 +906,8 @@ static void collect(struct session *s, struct run_report *rep)
 	rep->bpf_stats = s->bpf_stats_fd >= 0 ? "" : s->stats_why;
 	set_machine(rep);
 	rep->startup_ms = s->startup_ms;
+	rep->phases = s->phases;
+	rep->nphases = s->nphases;
 	if (!getrusage(RUSAGE_SELF, &ru))
 		rep->peak_rss_kb = ru.ru_maxrss;
 }

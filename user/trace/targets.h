@@ -69,6 +69,9 @@ struct target {
 	int counters_fd;                  /* its per-CPU chain_counters map */
 	const char *table_hash;           /* the kernel's bucket function (recipe->hash, or AVC's) */
 	const struct lat_session *lat;    /* --latency: the session's unit and counters */
+	/* start-up: open and configure, load (and verify), attach */
+	double open_ms, load_ms, attach_ms;
+	__u64 verified_insns;             /* summed over the loaded programs (5.16+) */
 };
 
 extern const struct recipe *const recipes[];
