@@ -128,8 +128,9 @@ struct snap_state {
 	/* this run's output, appended by the loader to what earlier runs gave */
 	__u32 buckets_done;         /* chain[] and chain_sig[] of the buckets finished */
 	__u32 nodes;                /* keys[0, n) */
-	__u32 pad;
+	__u32 bucket_nodes;         /* keys[] index where this run began the current bucket */
 	__u64 cut;                  /* chains cut at PFT_SNAP_MAX_CHAIN, all runs */
+	__u64 restarts;             /* buckets walked again: a chain ended in another's marker */
 };
 /*
  * --latency: each traced call's own time, entry to return, in

@@ -55,6 +55,21 @@ __noinline int snap_step(void)
 		st->len = 0;
 		st->sig = 0;
 		st->in_chain = 1;
+		st->bucket_nodes = st->nodes;
+		return 0;
+	}
+	/*
+	 * hlist_nulls: the marker ending a chain names its bucket. Another
+	 * bucket's means the walk slid into it (an entry moved meanwhile,
+	 * as SLAB_TYPESAFE_BY_RCU sockets can): walk this bucket again, if
+	 * it began in this run (else the loader's keys cannot be rewound).
+	 */
+	if (SNAP_END == PFT_END_NULLS && chain_at_end(st->pos, SNAP_END) &&
+	    (st->pos >> 1) != st->bucket && st->bucket_nodes != 0xffffffffU &&
+	    st->restarts < 1000000) {
+		st->restarts++;
+		st->nodes = st->bucket_nodes;
+		st->in_chain = 0;
 		return 0;
 	}
 	if (chain_at_end(st->pos, SNAP_END) || st->len >= PFT_SNAP_MAX_CHAIN) {

@@ -363,9 +363,10 @@ struct {
 	__type(value, struct lat_counters);
 } lat_counters SEC(".maps");
 
+/* 4 KB per node count and CPU: the loader makes it PFT_LAT_NODES for --latency */
 struct {
 	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
-	__uint(max_entries, PFT_LAT_NODES);
+	__uint(max_entries, 1);
 	__type(key, __u32);
 	__type(value, struct lat_hist);
 } lat_hist SEC(".maps");
@@ -383,6 +384,18 @@ static __always_inline __u64 lat_now(void)
 	return v.counter;
 }
 
+/*
+ * The stamp's key: the task, except for every CPU's idle task (tid 0),
+ * whose softirqs (TCP receive, above all) run on all CPUs at once: there
+ * the CPU tells them apart.
+ */
+static __always_inline __u64 lat_key(void)
+{
+	__u64 tid = bpf_get_current_pid_tgid();
+
+	return (__u32)tid ? tid : (1ULL << 63) | bpf_get_smp_processor_id();
+}
+
 static __always_inline void lat_enter(void)
 {
 	struct lat_start s;
@@ -390,7 +403,7 @@ static __always_inline void lat_enter(void)
 
 	if (!walk_config.latency)
 		return;
-	tid = bpf_get_current_pid_tgid();
+	tid = lat_key();
 	s.cpu = bpf_get_smp_processor_id();
 	s.pad = 0;
 	s.t = lat_now();   /* last: what follows the stamp is the function */
@@ -400,7 +413,7 @@ static __always_inline void lat_enter(void)
 /* A global function (verified once): the lookup that ended at NOW walked PACKED. */
 __noinline int account_latency(__u64 now, __u64 packed)
 {
-	__u64 tid = bpf_get_current_pid_tgid(), d;
+	__u64 tid = lat_key(), d;
 	__u32 zero = 0, n = (__u32)packed, b;
 	struct lat_counters *c = bpf_map_lookup_elem(&lat_counters, &zero);
 	struct lat_start *s = bpf_map_lookup_elem(&lat_starts, &tid);
@@ -414,6 +427,12 @@ __noinline int account_latency(__u64 now, __u64 packed)
 	}
 	if (walk_config.latency == PFT_LAT_CYCLES && s->cpu != bpf_get_smp_processor_id()) {
 		stat_add(c->migrated, 1);
+		bpf_map_delete_elem(&lat_starts, &tid);
+		return 0;
+	}
+	/* a stamp from the future is another call's: not this one's time */
+	if (now < s->t) {
+		stat_add(c->lost, 1);
 		bpf_map_delete_elem(&lat_starts, &tid);
 		return 0;
 	}

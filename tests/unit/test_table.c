@@ -170,22 +170,27 @@ static void test_verdict(void **state)
 	struct estimate node = { 10, 8, 12 }, now = { 2, 1.5, 2.5 }, alt = { 6, 5, 7 };
 	struct verdict v;
 
-	/* 4 nodes - 2 nodes saved at 10 ns [8, 12], a hash 4 ns [2.5, 5.5] dearer */
-	verdict_compute(4, 2, node, now, alt, &v);
+	/*
+	 * 4 nodes now (4 exactly at the kernel's order), 2 for the
+	 * alternative, 1.5 to 3 in the best and worst order; a node 10 ns
+	 * [8, 12]; a hash 4 ns [2.5, 5.5] dearer.
+	 */
+	verdict_compute(4, 2, 4, 1.5, 3, node, now, alt, &v);
 	assert_true(fabs(v.nodes_saved - 2) < 1e-9);
+	assert_true(fabs(v.nodes_saved_lo - 1) < 1e-9 && fabs(v.nodes_saved_hi - 2.5) < 1e-9);
 	assert_true(fabs(v.saved_ns - 20) < 1e-9);
 	assert_true(fabs(v.hash_extra - 4) < 1e-9);
 	assert_true(fabs(v.net + 16) < 1e-9);
-	/* [2.5 - 2 x 12, 5.5 - 2 x 8] = [-21.5, -10.5] */
-	assert_true(fabs(v.net_lo + 21.5) < 1e-9);
-	assert_true(fabs(v.net_hi + 10.5) < 1e-9);
+	/* saved in [1 x 8, 2.5 x 12] = [8, 30]: net [2.5 - 30, 5.5 - 8] = [-27.5, -2.5] */
+	assert_true(fabs(v.net_lo + 27.5) < 1e-9);
+	assert_true(fabs(v.net_hi + 2.5) < 1e-9);
 	assert_true(v.pays_off);
 	/* a layout that walks more and hashes dearer never pays */
-	verdict_compute(2, 3, node, now, alt, &v);
-	assert_true(v.nodes_saved < 0 && v.net > 0 && !v.pays_off);
-	/* an interval that straddles zero is no clear gain */
-	verdict_compute(2.5, 2.1, node, now, alt, &v);
-	assert_true(v.net_lo < 0 && v.net_hi > 0 && !v.pays_off);
+	verdict_compute(2, 3, 2, 2.5, 3.5, node, now, alt, &v);
+	assert_true(v.nodes_saved < 0 && v.net > 0 && !v.pays_off && v.net_lo > 0);
+	/* an order that could cost the saving back is no clear gain */
+	verdict_compute(4, 2, 4, 1, 4.2, node, now, alt, &v);
+	assert_true(v.net < 0 && v.net_lo < 0 && v.net_hi > 0 && !v.pays_off);
 }
 
 int main(void)

@@ -184,7 +184,7 @@ static int alternatives(const struct whatif_req *q, const struct table_snapshot 
 	enum table_hash avc[3] = { TABLE_HASH_XOR, TABLE_HASH_MURMUR3, TABLE_HASH_JHASH };
 	const enum table_hash *hl = q->nhashes ? q->hashes : avc;
 	int nh = q->nhashes ? q->nhashes : 3, n = 0, i, j;
-	unsigned int defbits[8];
+	unsigned int defbits[MAX_ALTS];
 	int nb = 0;
 	bool is_avc = table_hash_compatible(TABLE_HASH_XOR, current);
 
@@ -192,7 +192,7 @@ static int alternatives(const struct whatif_req *q, const struct table_snapshot 
 	bits[n++] = s->bits;
 	if (q->nbits) {
 		for (i = 0; i < q->nbits; i++)
-			defbits[nb < 8 ? nb++ : 7] = q->bits[i];
+			defbits[nb++] = q->bits[i];
 	} else if (is_avc) {
 		for (i = 9; i <= 14; i++)
 			defbits[nb++] = (unsigned int)i;
@@ -252,7 +252,7 @@ static struct json_object *prediction_json(const struct layout_prediction *p, bo
 	json_object_object_add(o, "mean_walk", counted ? json_object_new_double(p->mean_walk) : NULL);
 	json_object_object_add(o, "mean_walk_lo", counted ? json_object_new_double(p->mean_walk_lo) : NULL);
 	json_object_object_add(o, "mean_walk_hi", counted ? json_object_new_double(p->mean_walk_hi) : NULL);
-	if (counted) {
+	if (counted && p->redrawn_walk >= 0) {
 		struct json_object *r = json_object_new_object();
 
 		json_object_object_add(r, "mean", json_object_new_double(p->redrawn_walk));
@@ -273,7 +273,9 @@ static struct json_object *prediction_json(const struct layout_prediction *p, bo
 /* What a node costs: the run's --latency fit where it is in ns, else a warm walk here. */
 static const char *node_cost(const struct target_report *t, struct estimate *e)
 {
-	if (t->latency_fit && t->latency_unit && !strcmp(t->latency_unit, "ns")) {
+	/* a fit whose interval reaches zero says nothing a verdict can use */
+	if (t->latency_fit && t->latency_unit && !strcmp(t->latency_unit, "ns") &&
+	    t->latency_fit->per_node_lo > 0) {
 		e->median = t->latency_fit->per_node;
 		e->lo = t->latency_fit->per_node_lo;
 		e->hi = t->latency_fit->per_node_hi;
@@ -288,6 +290,8 @@ static struct json_object *verdict_json(const struct verdict *v, const char *sou
 	struct json_object *o = json_object_new_object();
 
 	json_object_object_add(o, "nodes_saved", json_object_new_double(v->nodes_saved));
+	json_object_object_add(o, "nodes_saved_lo", json_object_new_double(v->nodes_saved_lo));
+	json_object_object_add(o, "nodes_saved_hi", json_object_new_double(v->nodes_saved_hi));
 	json_object_object_add(o, "cost_per_node", json_object_new_double(v->cost_per_node));
 	json_object_object_add(o, "cost_source", json_object_new_string(source));
 	json_object_object_add(o, "hash_extra", json_object_new_double(v->hash_extra));
@@ -300,13 +304,14 @@ static struct json_object *verdict_json(const struct verdict *v, const char *sou
 
 static void print_verdict(FILE *f, const struct layout_prediction *p, const struct verdict *v)
 {
-	fprintf(f, "  %s, %llu slots: %s %.2f nodes per lookup = %.1f ns, hashing costs %.1f ns %s: "
-	       "%s, net %+.1f ns per lookup [%+.1f, %+.1f]\n", table_hash_name(p->hash),
-	       (unsigned long long)p->shape.buckets, v->nodes_saved >= 0 ? "saves" : "adds",
-	       fabs(v->nodes_saved), fabs(v->saved_ns), fabs(v->hash_extra),
-	       v->hash_extra >= 0 ? "more" : "less",
-	       v->pays_off ? "pays off" : v->net_lo > 0 ? "costs more" : "no clear gain",
-	       v->net, v->net_lo, v->net_hi);
+	fprintf(f, "  %s, %llu slots: %s %.2f nodes per lookup [%+.2f, %+.2f] = %.1f ns, hashing "
+		"costs %.1f ns %s: %s, net %+.1f ns per lookup [%+.1f, %+.1f]\n",
+		table_hash_name(p->hash), (unsigned long long)p->shape.buckets,
+		v->nodes_saved >= 0 ? "saves" : "adds", fabs(v->nodes_saved), v->nodes_saved_lo,
+		v->nodes_saved_hi, fabs(v->saved_ns), fabs(v->hash_extra),
+		v->hash_extra >= 0 ? "more" : "less",
+		v->pays_off ? "pays off" : v->net_lo > 0 ? "costs more" : "no clear gain",
+		v->net, v->net_lo, v->net_hi);
 }
 
 /* Bucket functions timed once per whatif: every call of a hash costs the same. */
@@ -366,7 +371,7 @@ static int whatif_target(const struct whatif_req *q, const struct target_report 
 {
 	struct estimate per_node, hash_now = { 0, 0, 0 }, hash_alt;
 	const char *cost_source = NULL;
-	double walk_now = 0;
+	double walk_now = 0, now_exact = 0;
 	struct verdict v;
 	char *verdicts = NULL;
 	size_t vlen = 0;
@@ -428,13 +433,15 @@ static int whatif_target(const struct whatif_req *q, const struct target_report 
 		/* the verdict: nodes saved x cost per node against the hash's extra cost */
 		if (counted && i == 0) {
 			walk_now = p.mean_walk;
+			now_exact = p.mean_walk_in_order >= 0 ? p.mean_walk_in_order : p.mean_walk;
 			cost_source = node_cost(t, &per_node);
 			hash_now = cached_hash_cost(hash[0], bits[0]);
 			if (!arr)
 				vf = open_memstream(&verdicts, &vlen);
 		} else if (counted) {
 			hash_alt = cached_hash_cost(hash[i], bits[i]);
-			verdict_compute(walk_now, p.mean_walk, per_node, hash_now, hash_alt, &v);
+			verdict_compute(walk_now, p.mean_walk, now_exact, p.mean_walk_lo, p.mean_walk_hi,
+					per_node, hash_now, hash_alt, &v);
 			if (arr)
 				json_object_object_add(json_object_array_get_idx(preds, i), "verdict",
 						       verdict_json(&v, cost_source));
@@ -534,6 +541,13 @@ int cmd_whatif(int argc, char **argv)
 		if (!t->snapshot || (q.target && strcmp(q.target, t->traced) &&
 				     strcmp(q.target, t->requested)))
 			continue;
+		if (!t->sum.self_check_ok && t->snapshot->counted) {
+			fprintf(stderr, "pftrace: whatif: %s: %s's self-check failed: its lookup "
+				"counts come from walks the kernel disowns\n", q.path, t->traced);
+			worst = 2;
+			done++;
+			continue;
+		}
 		if (t->snapshot->shape.entries && !t->snapshot->keys) {
 			fprintf(stderr, "pftrace: whatif: %s: the run file holds %s's table without its "
 				"keys (too many for a run file)\n", q.path, t->traced);
@@ -614,7 +628,9 @@ void report_verdicts(FILE *f, const struct run_report *r)
 			    predict_layout(&p, alt[j], bits[j], s->keys, s->nkeys, s->counts, s->ncounts))
 				continue;
 			hash_alt = cached_hash_cost(alt[j], bits[j]);
-			verdict_compute(own.mean_walk, p.mean_walk, per_node, hash_now, hash_alt, &v);
+			verdict_compute(own.mean_walk, p.mean_walk, own.mean_walk_in_order >= 0 ?
+					own.mean_walk_in_order : own.mean_walk, p.mean_walk_lo,
+					p.mean_walk_hi, per_node, hash_now, hash_alt, &v);
 			print_verdict(f, &p, &v);
 			layout_prediction_free(&p);
 		}

@@ -203,7 +203,7 @@ struct ksyms {
 	struct ksym_entry found[KSYM_WANTED_MAX * 2];
 	int nfound;
 	struct kfunc *funcs;                 /* sorted by address; NULL until read */
-	int nfuncs;
+	int nfuncs, cap_funcs;
 	bool funcs_read;
 	int passes;                          /* reads of /proc/kallsyms so far */
 };
@@ -297,22 +297,28 @@ static int kfunc_cmp(const void *a, const void *b)
 }
 
 /* a core text symbol of the pass ('t' or 'T', not a module's) */
-static int add_func(struct ksyms *ks, int *cap, const char *line, char type, const char *sym,
+static int add_func(struct ksyms *ks, const char *line, char type, const char *sym,
 		    unsigned long a)
 {
 	struct kfunc *nv;
+	char *name;
 
 	if (strchr(line, '[') || (type != 't' && type != 'T') || !a)
 		return 0;
-	if (ks->nfuncs == *cap) {
-		*cap = *cap ? *cap * 2 : 65536;
-		nv = realloc(ks->funcs, (size_t)*cap * sizeof(*nv));
+	if (ks->nfuncs == ks->cap_funcs) {
+		int cap = ks->cap_funcs ? ks->cap_funcs * 2 : 65536;
+
+		nv = realloc(ks->funcs, (size_t)cap * sizeof(*nv));
 		if (!nv)
 			return -ENOMEM;
 		ks->funcs = nv;
+		ks->cap_funcs = cap;
 	}
+	name = strdup(sym);
+	if (!name)
+		return -ENOMEM;
 	ks->funcs[ks->nfuncs].addr = a;
-	ks->funcs[ks->nfuncs].name = strdup(sym);
+	ks->funcs[ks->nfuncs].name = name;
 	ks->funcs[ks->nfuncs].size = 0;
 	ks->nfuncs++;
 	return 0;
@@ -327,11 +333,17 @@ static int kallsyms_pass(struct ksyms *ks, char base[][128], const bool *prefix,
 {
 	char line[512], copy[512], *sym, type;
 	unsigned long a;
-	int i, cap = 0, rc = 0;
+	int i, rc = 0;
 	FILE *f = kallsyms_open(ks);
 
 	if (!f)
 		return -errno;
+	if (funcs) {
+		/* a pass that failed part-way before leaves nothing behind */
+		kfuncs_free(ks->funcs, ks->nfuncs);
+		ks->funcs = NULL;
+		ks->nfuncs = ks->cap_funcs = 0;
+	}
 	while (fgets(line, sizeof(line), f)) {
 		if (funcs)
 			memcpy(copy, line, sizeof(copy));
@@ -346,7 +358,7 @@ static int kallsyms_pass(struct ksyms *ks, char base[][128], const bool *prefix,
 			break;
 		}
 		if (funcs && !rc)
-			rc = add_func(ks, &cap, copy, type, sym, a);
+			rc = add_func(ks, copy, type, sym, a);
 	}
 	fclose(f);
 	if (funcs && !rc) {

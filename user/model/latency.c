@@ -71,15 +71,28 @@ int latency_rows(const struct latency_stats *s, struct latency_row rows[PFT_LAT_
 		rows[k].p90 = latency_quantile(s, n, 0.9);
 		rows[k].mean = (double)s->sum[n] / (double)s->count[n] -
 			       (s->overhead_known ? s->overhead : 0);
+		rows[k].past_range = latency_quantile(s, n, 0.9) + (s->overhead_known ? s->overhead : 0) >=
+				     ldexp(1.0, (int)s->shift) * (PFT_LAT_BUCKETS - 1);
 		k++;
 	}
 	return k;
 }
 
+/* Student's t, 97.5th percentile, for DF degrees of freedom */
+static double t975(int df)
+{
+	static const double t[] = { 0, 12.706, 4.303, 3.182, 2.776, 2.571, 2.447, 2.365,
+				    2.306, 2.262, 2.228, 2.201, 2.179, 2.160, 2.145, 2.131,
+				    2.120, 2.110, 2.101, 2.093, 2.086, 2.080, 2.074, 2.069,
+				    2.064, 2.060, 2.056, 2.052, 2.048, 2.045, 2.042 };
+
+	return df < 1 ? t[1] : df <= 30 ? t[df] : 1.96 + 2.4 / df;
+}
+
 void latency_fit(const struct latency_stats *s, struct latency_fit *fit)
 {
 	double x[PFT_LAT_NODES], y[PFT_LAT_NODES], w[PFT_LAT_NODES];
-	double sw = 0, sx = 0, sy = 0, sxx = 0, sxy = 0, chi = 0, xm, ym, se;
+	double sw = 0, sx = 0, sy = 0, sxx = 0, sxy = 0, chi = 0, xm, ym, se, z = 1.96;
 	int n, k = 0, i;
 
 	memset(fit, 0, sizeof(*fit));
@@ -119,9 +132,17 @@ void latency_fit(const struct latency_stats *s, struct latency_fit *fit)
 
 		chi += w[i] * r * r;
 	}
-	/* known variances; scaled up when the points scatter more than they claim */
-	se = sqrt(1.0 / sxx) * fmax(1.0, sqrt(chi / (k - 2)));
-	fit->per_node_lo = fit->per_node - 1.96 * se;
-	fit->per_node_hi = fit->per_node + 1.96 * se;
+	/*
+	 * Known variances, scaled up when the points scatter more than they
+	 * claim; then the scatter is estimated from k - 2 degrees of
+	 * freedom, and the interval takes Student's t, not the normal 1.96.
+	 */
+	se = sqrt(1.0 / sxx);
+	if (chi / (k - 2) > 1) {
+		se *= sqrt(chi / (k - 2));
+		z = t975(k - 2);
+	}
+	fit->per_node_lo = fit->per_node - z * se;
+	fit->per_node_hi = fit->per_node + z * se;
 	fit->ok = true;
 }

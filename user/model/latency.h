@@ -26,6 +26,7 @@ struct latency_row {
 	int nodes;                   /* PFT_LAT_NODES - 1: that many or more */
 	__u64 count;
 	double median, p90, mean;
+	bool past_range;             /* the median or p90 lies in the last bucket: "at least" */
 };
 
 struct latency_fit {

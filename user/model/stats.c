@@ -144,12 +144,13 @@ struct estimate estimate(const double *v, int n)
 {
 	double s[256];
 	struct estimate e = { 0, 0, 0 };
-	int k = (int)floor((n - 1.96 * sqrt(n)) / 2), i;
+	int k, i;
 
 	if (n < 1)
 		return e;
 	if (n > 256)
 		n = 256;
+	k = (int)floor((n - 1.96 * sqrt(n)) / 2);
 	for (i = 0; i < n; i++)
 		s[i] = v[i];
 	qsort(s, (size_t)n, sizeof(double), cmp_double);

@@ -336,14 +336,22 @@ static int redrawn_walks(struct layout_prediction *p, const struct snap_key *key
 {
 	__u64 m = 1ULL << p->bits, i, seed, b, len, ahead;
 	double w[PFT_REDRAWN_LAYOUTS], sum = 0, sq = 0, nodes, weighed;
-	__u32 *chain = calloc(m, sizeof(*chain));
+	double work = (double)nkeys + (double)ncounts + 1;
+	/* fewer layouts for a big table: about 2e8 key placements in all */
+	int layouts = work * PFT_REDRAWN_LAYOUTS > 2e8 ? (int)fmax(40, 2e8 / work) :
+			PFT_REDRAWN_LAYOUTS;
+	__u32 *chain;
 	int r;
 
+	p->redrawn_walk = -1;
+	/* the AVC's keys (SIDs) are the same on every boot: nothing to draw anew */
+	if (p->hash == TABLE_HASH_XOR || p->hash == TABLE_HASH_MURMUR3 || p->hash == TABLE_HASH_JHASH)
+		return 0;
+	chain = calloc(m, sizeof(*chain));
 	if (!chain)
 		return -ENOMEM;
-	for (r = 0; r < PFT_REDRAWN_LAYOUTS; r++) {
+	for (r = 0; r < layouts; r++) {
 		seed = mix64((__u64)r + 1);
-		memset(chain, 0, m * sizeof(*chain));
 		for (i = 0; i < nkeys; i++)
 			chain[redrawn_bucket(p->hash, p->bits, &keys[i], seed)]++;
 		nodes = weighed = 0;
@@ -358,18 +366,21 @@ static int redrawn_walks(struct layout_prediction *p, const struct snap_key *key
 			nodes += (double)c->hits * (double)(1 + ahead);
 			/* a miss: before its own insertion, the entries behind it; never held: all */
 			nodes += (double)c->misses * (double)(pc[i].present ? len - 1 - ahead : chain[b]);
-			weighed += (double)(c->hits + c->misses);
+			weighed += (double)c->hits + (double)c->misses;
 		}
+		/* back to zero through the buckets the keys touched, not all m */
+		for (i = 0; i < nkeys; i++)
+			chain[redrawn_bucket(p->hash, p->bits, &keys[i], seed)] = 0;
 		w[r] = weighed > 0 ? nodes / weighed : 0;
 		sum += w[r];
 		sq += w[r] * w[r];
 	}
 	free(chain);
-	qsort(w, PFT_REDRAWN_LAYOUTS, sizeof(w[0]), double_cmp);
-	p->redrawn_walk = sum / PFT_REDRAWN_LAYOUTS;
-	p->redrawn_walk_sd = sqrt(fmax(0, sq / PFT_REDRAWN_LAYOUTS - p->redrawn_walk * p->redrawn_walk));
-	p->redrawn_walk_lo = w[PFT_REDRAWN_LAYOUTS * 25 / 1000];
-	p->redrawn_walk_hi = w[PFT_REDRAWN_LAYOUTS * 975 / 1000 - 1];
+	qsort(w, (size_t)layouts, sizeof(w[0]), double_cmp);
+	p->redrawn_walk = sum / layouts;
+	p->redrawn_walk_sd = sqrt(fmax(0, sq / layouts - p->redrawn_walk * p->redrawn_walk));
+	p->redrawn_walk_lo = w[layouts * 25 / 1000];
+	p->redrawn_walk_hi = w[layouts * 975 / 1000 - 1];
 	return 0;
 }
 
@@ -468,7 +479,7 @@ int predict_own_layout(struct layout_prediction *p, enum table_hash hash, unsign
 			nodes += (double)counts[i].hits * ((double)len + 1) +
 				 (double)counts[i].misses * (double)len;
 		}
-		weighed += (double)(counts[i].hits + counts[i].misses);
+		weighed += (double)counts[i].hits + (double)counts[i].misses;
 	}
 	if (weighed > 0)
 		p->mean_walk_in_order = nodes / weighed;

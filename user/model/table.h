@@ -142,6 +142,7 @@ struct table_snapshot {
 	double took_ms;              /* the walk of every bucket */
 	__u64 changed_buckets;       /* buckets that differed on a second walk */
 	__u64 cut;                   /* chains cut at PFT_SNAP_MAX_CHAIN */
+	__u64 restarts;              /* buckets walked again from their head */
 	bool counted;                /* lookups were counted by key */
 	struct key_count *counts;
 	__u64 ncounts;

@@ -14,6 +14,7 @@
 
 struct verdict {
 	double nodes_saved;          /* per lookup: the kernel's layout's walk - the alternative's */
+	double nodes_saved_lo, nodes_saved_hi;   /* over every order of the new chains */
 	double cost_per_node;        /* ns */
 	double saved_ns;             /* nodes_saved x cost_per_node */
 	double hash_extra;           /* ns per lookup, the alternative's hash - the kernel's */
@@ -22,10 +23,16 @@ struct verdict {
 };
 
 /*
- * WALK_NOW and WALK_ALT: mean nodes per lookup (the same model for
- * both). PER_NODE and the hash costs: median and 95% interval, in ns.
+ * WALK_NOW and WALK_ALT: mean nodes per lookup, the point values of one
+ * model for both layouts. NOW_EXACT: the kernel's layout's walk at its
+ * own order where known (else WALK_NOW); ALT_LO and ALT_HI: the
+ * alternative's walk in the best and the worst order. PER_NODE and the
+ * hash costs: median and 95% interval, in ns. The net's interval spans
+ * every order and both intervals; it pays off only when all of it is a
+ * gain.
  */
-void verdict_compute(double walk_now, double walk_alt, struct estimate per_node,
-		     struct estimate hash_now, struct estimate hash_alt, struct verdict *v);
+void verdict_compute(double walk_now, double walk_alt, double now_exact, double alt_lo,
+		     double alt_hi, struct estimate per_node, struct estimate hash_now,
+		     struct estimate hash_alt, struct verdict *v);
 
 #endif

@@ -30,6 +30,7 @@ struct json_object *latency_json(const struct target_report *t)
 		add(r, "count", json_object_new_uint64(rows[i].count));
 		add(r, "median", json_object_new_double(rows[i].median));
 		add(r, "p90", json_object_new_double(rows[i].p90));
+		add(r, "past_range", json_object_new_boolean(rows[i].past_range));
 		add(r, "mean", json_object_new_double(rows[i].mean));
 		json_object_array_add(arr, r);
 	}
@@ -80,9 +81,10 @@ void render_latency_text(FILE *f, const struct target_report *t)
 			t->latency_overhead_why ? t->latency_overhead_why : "not calibrated");
 	fprintf(f, "  %8s %10s %9s %9s\n", "nodes", "lookups", "median", "p90");
 	for (i = 0; i < n; i++)
-		fprintf(f, "  %7d%s %10llu %9.1f %9.1f\n", rows[i].nodes,
+		fprintf(f, "  %7d%s %10llu %9.1f %s%8.1f\n", rows[i].nodes,
 			rows[i].nodes == PFT_LAT_NODES - 1 ? "+" : " ",
-			(unsigned long long)rows[i].count, rows[i].median, rows[i].p90);
+			(unsigned long long)rows[i].count, rows[i].median,
+			rows[i].past_range ? ">=" : "  ", rows[i].p90);
 	latency_fit(s, &fit);
 	if (fit.ok)
 		fprintf(f, "  cost: %.1f %s fixed + %.2f %s per node [%.2f, %.2f] (95%%, %d node counts)\n",

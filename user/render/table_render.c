@@ -67,6 +67,7 @@ struct json_object *snapshot_json(const struct table_snapshot *s)
 	add(o, "changed", json_object_new_boolean(s->changed_buckets > 0));
 	add(o, "changed_buckets", u64(s->changed_buckets));
 	add(o, "cut", u64(s->cut));
+	add(o, "restarts", u64(s->restarts));
 	add(o, "hash", json_object_new_string(s->hash ? s->hash : "none"));
 	add(o, "bits", json_object_new_int((int)s->bits));
 

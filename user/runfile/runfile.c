@@ -417,13 +417,10 @@ static int read_snapshot(struct reader *r, struct json_object *o, const char *wh
 	s->bits = (unsigned int)bits;
 	s->took_ms = get_number(o, "took_ms");
 	if (get_count(r, o, where, "changed_buckets", false, &s->changed_buckets) ||
-	    get_count(r, o, where, "cut", false, &s->cut))
+	    get_count(r, o, where, "cut", false, &s->cut) ||
+	    get_count(r, o, where, "restarts", false, &s->restarts))
 		return -1;
-	s->uniform.used = get_number(member(o, "uniform"), "buckets_used");
-	s->uniform.longest = get_number(member(o, "uniform"), "longest_chain");
-	s->uniform.dispersion = get_number(member(o, "uniform"), "dispersion");
-	s->uniform.p_value = get_number(member(o, "uniform"), "p_value");
-	s->uniform.df = (int)get_number(member(o, "uniform"), "df");
+	/* "uniform" is derived from the shape: the caller computes it anew */
 	if (!keys)
 		return fail(r, "%s has no keys", where);
 	s->key_layout = get_string(r, keys, "layout");

@@ -70,6 +70,7 @@ int lat_prepare_target(struct target *t, const struct lat_session *ls, char *err
 {
 	struct bpf_map *cfg_map = bpf_object__find_map_by_name(t->obj, ".rodata.walk");
 	struct bpf_map *starts = bpf_object__find_map_by_name(t->obj, "lat_starts");
+	struct bpf_map *hist = bpf_object__find_map_by_name(t->obj, "lat_hist");
 	struct bpf_program *prog;
 	struct walk_config *cfg;
 	char sec[96];
@@ -95,6 +96,10 @@ int lat_prepare_target(struct target *t, const struct lat_session *ls, char *err
 	}
 	cfg->latency = ls->unit;
 	cfg->lat_shift = ls->shift;
+	if (!hist || bpf_map__set_max_entries(hist, PFT_LAT_NODES)) {
+		snprintf(err, errlen, "%s: cannot size the latency histograms", t->recipe->traced);
+		return -EINVAL;
+	}
 	return bpf_map__set_max_entries(starts, 16384);
 }
 
@@ -134,10 +139,13 @@ static int read_counters(int fd, int hist_fd, int ncpus, struct latency_stats *o
 		latency_sum(out, percpu, ncpus);
 	memset(out->hist, 0, sizeof(out->hist));
 	for (n = 0; !rc && n < PFT_LAT_NODES; n++) {
-		if (bpf_map_lookup_elem(hist_fd, &n, hist))
-			rc = -errno;
-		else
-			latency_sum_hist(out, (int)n, hist, ncpus);
+		if (bpf_map_lookup_elem(hist_fd, &n, hist)) {
+			/* the calibration's map holds node count 0 only */
+			if (n == 0 || errno != ENOENT)
+				rc = -errno;
+			break;
+		}
+		latency_sum_hist(out, (int)n, hist, ncpus);
 	}
 	free(percpu);
 	free(hist);

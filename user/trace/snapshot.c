@@ -17,6 +17,7 @@
 #include "snapshot.h"
 
 #define SNAP_PROG "snapshot_table"
+#define NOT_IN_RUN 0xffffffffU
 
 int snapshot_prepare(struct target *t, bool count_keys, unsigned int key_limit,
 		     char *err, size_t errlen)
@@ -36,10 +37,12 @@ int snapshot_prepare(struct target *t, bool count_keys, unsigned int key_limit,
 	if (!count_keys)
 		return 0;
 	cfg = (struct walk_config *)bpf_map__initial_value(cfg_map, &size);
-	if (!cfg || size < sizeof(*cfg))
+	if (!cfg || size < sizeof(*cfg) || bpf_map__set_max_entries(keys, key_limit)) {
+		snprintf(err, errlen, "%s: cannot set up the key counts", t->recipe->traced);
 		return -EINVAL;
+	}
 	cfg->count_keys = 1;
-	return bpf_map__set_max_entries(keys, key_limit);
+	return 0;
 }
 
 static double now_ms(void)
@@ -61,6 +64,7 @@ struct walk_result {
 	struct snap_key *keys;
 	__u64 nkeys, cap_keys;
 	__u64 cut;
+	__u64 restarts;   /* buckets walked again (a run's end, or a nulls marker not theirs) */
 };
 
 static int walk_table(struct target *t, bool with_keys, struct walk_result *w,
@@ -71,7 +75,7 @@ static int walk_table(struct target *t, bool with_keys, struct walk_result *w,
 	struct bpf_map *map = bpf_object__find_map_by_name(t->obj, ".data.snap");
 	const char *func = t->recipe->traced;
 	struct snap_buf *buf;
-	__u64 done = 0, runs = 0;
+	__u64 done = 0, runs = 0, restarts = 0;
 	__u32 zero = 0, i;
 	int fd, rc = 0;
 
@@ -89,6 +93,8 @@ static int walk_table(struct target *t, bool with_keys, struct walk_result *w,
 	for (;;) {
 		buf->st.buckets_done = 0;
 		buf->st.nodes = 0;
+		/* a bucket carried over from the last run did not begin in this one */
+		buf->st.bucket_nodes = NOT_IN_RUN;
 		if (bpf_map_update_elem(fd, &zero, buf, BPF_ANY) ||
 		    bpf_prog_test_run_opts(bpf_program__fd(prog), &run) ||
 		    bpf_map_lookup_elem(fd, &zero, buf)) {
@@ -119,6 +125,19 @@ static int walk_table(struct target *t, bool with_keys, struct walk_result *w,
 				break;
 			}
 		}
+		/*
+		 * A run that ends inside a chain: between runs nothing holds
+		 * the RCU read lock, and the node it stopped at may be freed.
+		 * Walk that bucket again from its head in the next run, unless
+		 * it began this run's very first step (a chain longer than a
+		 * run, where starting again would never end).
+		 */
+		if (buf->st.in_chain && buf->st.bucket_nodes != NOT_IN_RUN &&
+		    (buf->st.buckets_done || buf->st.bucket_nodes)) {
+			buf->st.nodes = buf->st.bucket_nodes;
+			buf->st.in_chain = 0;
+			restarts++;
+		}
 		for (i = 0; i < buf->st.buckets_done && done < w->slots; i++, done++) {
 			w->chain[done] = buf->chain[i];
 			w->sig[done] = buf->chain_sig[i];
@@ -143,6 +162,7 @@ static int walk_table(struct target *t, bool with_keys, struct walk_result *w,
 			break;
 	}
 	w->cut = buf->st.cut;
+	w->restarts = buf->st.restarts + restarts;
 	free(buf);
 	if (!rc && done != w->slots) {
 		snprintf(err, errlen, "%s: the snapshot finished %llu of %llu buckets", func,
@@ -185,8 +205,16 @@ int snapshot_take(struct target *t, struct table_snapshot *out, char *err, size_
 		return rc;
 	}
 	rc = walk_table(t, false, &second, err, errlen);
+	if (!rc && (first.slots & (first.slots - 1))) {
+		snprintf(err, errlen, "%s: the table has %llu buckets, not a power of two",
+			 t->recipe->traced, (unsigned long long)first.slots);
+		rc = -EINVAL;
+	}
 	if (!rc) {
-		for (i = 0; i < first.slots && i < second.slots; i++)
+		/* resized between the walks: every bucket changed */
+		if (first.slots != second.slots)
+			out->changed_buckets = first.slots > second.slots ? first.slots : second.slots;
+		for (i = 0; first.slots == second.slots && i < first.slots; i++)
 			out->changed_buckets += first.chain[i] != second.chain[i] ||
 						first.sig[i] != second.sig[i];
 		rc = table_shape_from_chains(&out->shape, first.chain, first.slots);
@@ -204,6 +232,7 @@ int snapshot_take(struct target *t, struct table_snapshot *out, char *err, size_
 		out->keys = first.keys;
 		out->nkeys = first.nkeys;
 		out->cut = first.cut;
+		out->restarts = first.restarts;
 		first.keys = NULL;
 		uniform_expectation(&out->shape, &out->uniform);
 	}

@@ -60,11 +60,14 @@ struct path_walk {
 	const struct insn *insns;
 	int head, last;
 	int min, max, paths;
+	int visits;        /* branches followed: bounds the search, whatever the code */
 };
 
 /* Every way from K once round to the head; LEN instructions so far. */
 static void follow(struct path_walk *pw, int k, int len)
 {
+	if (++pw->visits > 4 * MAX_PATHS)
+		return;
 	while (k <= pw->last && pw->paths < MAX_PATHS && len < 512) {
 		const struct insn *in = &pw->insns[k];
 		unsigned long t = jump_target(in);
