@@ -465,7 +465,9 @@ static int whatif_target(const struct whatif_req *q, const struct target_report 
 		       100.0 * (double)s->shape.used / (double)s->shape.buckets,
 		       (unsigned long long)s->shape.longest, t->sum.completed ? "(above)" : "-");
 		printf("  identity: the kernel's own layout, predicted from the keys, %s\n",
-		       identity ? "is the snapshot exactly" :
+		       identity ? "is the snapshot exactly" : current == TABLE_HASH_INODE ?
+		       "DIFFERS from the snapshot: some inodes are not hashed by (i_sb, i_ino) "
+		       "(iget5_locked() filesystems: btrfs, overlayfs, fuse)" :
 		       "DIFFERS from the snapshot: the bucket function is not the kernel's");
 		if (vf) {
 			fclose(vf);
