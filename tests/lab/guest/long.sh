@@ -26,10 +26,18 @@ done
 # asks for is cached, so a trace now sees the table the snapshot sees.
 # The kernel's own count: hash_stats read just before and just after a
 # snapshot (pftrace's own checks warmed by a first run).
+# A background check can still add an entry meanwhile: up to three tries
+# for a moment in which nothing moved.
 pftrace snapshot -f avc_lookup >/dev/null 2>&1
-cat /sys/fs/selinux/avc/hash_stats >/tmp/hs_before
-case_ snapshot_avc pftrace snapshot -f avc_lookup --format json
-cat /sys/fs/selinux/avc/hash_stats >/tmp/hs_after
+for try in 1 2 3; do
+	cat /sys/fs/selinux/avc/hash_stats >/tmp/hs_before
+	pftrace snapshot -f avc_lookup --format json >/tmp/snapshot_avc.out 2>/tmp/snapshot_avc.err
+	rc=$?
+	cat /sys/fs/selinux/avc/hash_stats >/tmp/hs_after
+	cmp -s /tmp/hs_before /tmp/hs_after && break
+done
+echo "=== RC snapshot_avc $rc"
+emit snapshot_avc.out /tmp/snapshot_avc.out
 emit hs_before /tmp/hs_before
 emit hs_after /tmp/hs_after
 case_ whatif_trace pftrace -f avc_lookup --snapshot --no-samples -o /tmp/whatif.json -- \
