@@ -80,6 +80,12 @@ static void print_knobs(FILE *f)
 	}
 }
 
+void print_trace_options(FILE *f)
+{
+	opts_print_help(f, trace_opt_specs);
+	print_knobs(f);
+}
+
 void print_usage(FILE *f)
 {
 	fprintf(f,

@@ -16,6 +16,8 @@
 int parse_trace_opts(int argc, char **argv, struct trace_opts *o);
 int parse_common_opts(int argc, char **argv, struct common_opts *o, const char *cmd);
 void print_usage(FILE *f);
+/* The trace command's options and knobs (pftrace snapshot takes them too). */
+void print_trace_options(FILE *f);
 /* The option getopt just refused, as the user wrote it ("-X" of "-Xv", or "--foo"). */
 const char *pft_optname(char **argv);
 /*

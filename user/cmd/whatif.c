@@ -29,11 +29,32 @@
 #include "hash_cost.h"
 #include "verdict.h"
 
+static bool asks_help(int argc, char **argv)
+{
+	int i;
+
+	for (i = 1; i < argc && strcmp(argv[i], "--"); i++)
+		if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help"))
+			return true;
+	return false;
+}
+
 int cmd_snapshot(int argc, char **argv)
 {
 	struct trace_opts o;
 	char cmdline[sizeof(o.cmdline)];
-	int rc = parse_trace_opts(argc, argv, &o);
+	int rc;
+
+	if (asks_help(argc, argv)) {
+		printf("Usage: pftrace snapshot -f FUNC [-f FUNC]... [-d SECONDS] [-o FILE] "
+		       "[-- COMMAND...]\n\n"
+		       "Walk the whole table behind each FUNC once: its shape beside ideal\n"
+		       "hashing, and every entry's key, for pftrace whatif. With -d or a\n"
+		       "COMMAND it traces first and counts the lookups by key (--snapshot).\n\n");
+		print_trace_options(stdout);
+		return 0;
+	}
+	rc = parse_trace_opts(argc, argv, &o);
 
 	if (rc)
 		return rc < 0 ? 0 : rc;
