@@ -79,4 +79,24 @@ refuses "merge of bad files" "not JSON" "$pftrace" merge "$tmp/cut.json" "$tmp/c
 
 refuses "-o into a missing directory (before tracing)" "-o $tmp/none/run.json: No such file" "$pftrace" -f avc_lookup -d 1 -o "$tmp/none/run.json"
 refuses "-o onto a directory" "is a directory" "$pftrace" -f avc_lookup -d 1 -o "$tmp"
+# whatif (issue 15) from a run file alone: a small AVC snapshot, the fuzz seed
+seed=$top/tests/fuzz/corpus/runfile/snapshot.json
+"$pftrace" whatif "$seed" --bits 4,5 --format json >"$tmp/whatif.json"
+check "whatif of a snapshot: exit 0, the identity holds" jq_true "$tmp/whatif.json" '.targets[0].identity'
+check "whatif: the kernel's layout first, then three hashes at 2^4 and 2^5" \
+	jq_true "$tmp/whatif.json" '.targets[0].predictions | .[0].current and length == 6 and ([.[].slots] | sort) == [16, 16, 16, 32, 32, 32]'
+check "whatif: a verdict for each alternative, its interval around its net" \
+	jq_true "$tmp/whatif.json" '[.targets[0].predictions[1:][] | .verdict | .net_lo <= .net and .net <= .net_hi] | all'
+check "whatif: every hash cost timed here, with its interval" \
+	jq_true "$tmp/whatif.json" '.targets[0].hash_costs | [.xor, .murmur3, .jhash] | map(.lo <= .median and .median <= .hi and .median > 0) | all'
+"$pftrace" whatif "$seed" --bits 4 -C current.hash=murmur3 >/dev/null 2>"$tmp/whatif.err"
+check "whatif with a wrong hash for the kernel's: exit 3, identity check failed" \
+	sh -c "[ $? = 3 ] && grep -q 'identity check failed' '$tmp/whatif.err'"
+refuses "whatif without a file" "give one run file" "$pftrace" whatif
+refuses "whatif --bits 0" "--bits wants log2 sizes" "$pftrace" whatif "$seed" --bits 0
+refuses "whatif --hash md5" "--hash wants xor, murmur3 or jhash" "$pftrace" whatif "$seed" --hash md5
+refuses "whatif of a run without a snapshot" "has no snapshot" "$pftrace" whatif "$top/tests/fuzz/corpus/runfile/minimal.json"
+refuses "whatif --lookups of a missing file" "No such file" "$pftrace" whatif "$seed" --lookups "$tmp/none.json"
+refuses "snapshot here (no data symbols in kallsyms)" "not in /proc/kallsyms" "$pftrace" snapshot -f __d_lookup_rcu
+refuses "--latency with --sample" "cannot be combined with --sample" "$pftrace" -f avc_lookup --latency --sample 4
 summary host

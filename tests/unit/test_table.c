@@ -185,6 +185,10 @@ static void test_verdict(void **state)
 	assert_true(fabs(v.net_lo + 27.5) < 1e-9);
 	assert_true(fabs(v.net_hi + 2.5) < 1e-9);
 	assert_true(v.pays_off);
+	/* the interval always holds the point value (here today's order is luckier) */
+	verdict_compute(4, 2, 3, 1.5, 3, node, now, alt, &v);
+	assert_true(v.nodes_saved_lo <= v.nodes_saved && v.nodes_saved <= v.nodes_saved_hi);
+	assert_true(fabs(v.nodes_saved_lo - 0) < 1e-9 && fabs(v.nodes_saved_hi - 2) < 1e-9);
 	/* a layout that walks more and hashes dearer never pays */
 	verdict_compute(2, 3, 2, 2.5, 3.5, node, now, alt, &v);
 	assert_true(v.nodes_saved < 0 && v.net > 0 && !v.pays_off && v.net_lo > 0);

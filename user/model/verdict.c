@@ -13,8 +13,14 @@ void verdict_compute(double walk_now, double walk_alt, double now_exact, double 
 
 	memset(v, 0, sizeof(*v));
 	v->nodes_saved = walk_now - walk_alt;
-	v->nodes_saved_lo = now_exact - alt_hi;
-	v->nodes_saved_hi = now_exact - alt_lo;
+	/*
+	 * What today's order walks, against the alternative in its best and
+	 * worst order; widened to hold the point value, which compares the
+	 * two layouts in one model (free of today's order, which a new
+	 * layout need not keep).
+	 */
+	v->nodes_saved_lo = fmin(v->nodes_saved, now_exact - alt_hi);
+	v->nodes_saved_hi = fmax(v->nodes_saved, now_exact - alt_lo);
 	v->cost_per_node = per_node.median;
 	v->saved_ns = v->nodes_saved * per_node.median;
 	v->hash_extra = hash_alt.median - hash_now.median;

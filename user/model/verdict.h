@@ -27,9 +27,10 @@ struct verdict {
  * model for both layouts. NOW_EXACT: the kernel's layout's walk at its
  * own order where known (else WALK_NOW); ALT_LO and ALT_HI: the
  * alternative's walk in the best and the worst order. PER_NODE and the
- * hash costs: median and 95% interval, in ns. The net's interval spans
- * every order and both intervals; it pays off only when all of it is a
- * gain.
+ * hash costs: median and 95% interval, in ns. The nodes saved span
+ * today's walk against every order of the alternative, and the point
+ * value; the net's interval spans those and both timing intervals. It
+ * pays off only when all of it is a gain.
  */
 void verdict_compute(double walk_now, double walk_alt, double now_exact, double alt_lo,
 		     double alt_hi, struct estimate per_node, struct estimate hash_now,
