@@ -429,15 +429,6 @@ static double now_ticks(bool tsc)
 	return (double)ts.tv_sec * 1e9 + (double)ts.tv_nsec;
 }
 
-static struct json_object *est_json(struct estimate e)
-{
-	struct json_object *o = json_object_new_object();
-
-	json_object_object_add(o, "median", json_object_new_double(e.median));
-	json_object_object_add(o, "lo", json_object_new_double(e.lo));
-	json_object_object_add(o, "hi", json_object_new_double(e.hi));
-	return o;
-}
 
 struct replay_opts {
 	const char *run;          /* RUN.json, or NULL */
@@ -647,13 +638,13 @@ static struct json_object *replay_json(const struct replay_opts *o, const struct
 	json_object_object_add(rj, "requested", req);
 	json_object_object_add(rj, "counted", got);
 	for (i = 0; i < NOPTS; i++) {
-		struct json_object *oj = est_json(b->e[i]), *sj = json_object_new_array();
+		struct json_object *oj = estimate_json(b->e[i]), *sj = json_object_new_array();
 
 		for (r = 0; r < o->reps; r++)
 			json_object_array_add(sj, json_object_new_double(b->samples[i][r]));
 		json_object_object_add(oj, "samples", sj);
 		if (i != OPT_NONE)
-			json_object_object_add(oj, "ratio_to_none", est_json(b->ratio[i]));
+			json_object_object_add(oj, "ratio_to_none", estimate_json(b->ratio[i]));
 		json_object_object_add(opts, opt_key[i], oj);
 	}
 	json_object_object_add(rj, "per_lookup", opts);

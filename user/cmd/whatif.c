@@ -348,16 +348,6 @@ static struct estimate cached_hash_cost(enum table_hash h, unsigned int bits)
 	return costs[h];
 }
 
-static struct json_object *estimate_json(struct estimate e)
-{
-	struct json_object *o = json_object_new_object();
-
-	json_object_object_add(o, "median", json_object_new_double(e.median));
-	json_object_object_add(o, "lo", json_object_new_double(e.lo));
-	json_object_object_add(o, "hi", json_object_new_double(e.hi));
-	return o;
-}
-
 /* The costs the verdicts weighed: every bucket function timed, and a node. */
 static void print_costs(FILE *f, struct json_object *o, struct estimate per_node, const char *source)
 {

@@ -119,6 +119,9 @@ struct json_object *runfile_new_document(const char *command);
 /* one target's counts over DURATION_S, as in the run file's "targets" */
 struct json_object *render_target_json(const struct target_report *t, double duration_s);
 void render_openmetrics(FILE *f, const struct run_report *r);
+/* {"median", "lo", "hi"} of a timing (replay, whatif's costs) */
+struct estimate;
+struct json_object *estimate_json(struct estimate e);
 /* A function's samples and prefetch instructions (profile_render.c) */
 void render_profile_text(FILE *f, const struct function_profile *p, const struct sample_result *r);
 struct json_object *profile_json(const struct function_profile *p, const struct sample_result *r);

@@ -8,6 +8,7 @@
 #include <json-c/json.h>
 
 #include "hist.h"
+#include "stats.h"
 #include "report.h"
 #include "table_render.h"
 #include "latency_render.h"
@@ -207,4 +208,14 @@ struct json_object *render_json(const struct run_report *r)
 		json_object_array_add(targets, target_json(&r->targets[i], r->duration_s, r->samples));
 	add(root, "targets", targets);
 	return root;
+}
+
+struct json_object *estimate_json(struct estimate e)
+{
+	struct json_object *o = json_object_new_object();
+
+	add(o, "median", json_object_new_double(e.median));
+	add(o, "lo", json_object_new_double(e.lo));
+	add(o, "hi", json_object_new_double(e.hi));
+	return o;
 }
