@@ -45,7 +45,7 @@ emit one_bad.after /tmp/one_bad.after
 # Snapshots of the four other tables in one command, each walked whole;
 # whatif's identity check on each (issue 15)
 tcp-load -c 4 -n 50 >/dev/null
-case_ snapshot_tables pftrace snapshot -f __d_lookup_rcu -f find_inode_fast -f __lookup_mnt \
-	-f __inet_lookup_established -o /tmp/snapshot_tables.json
+case_ snapshot_tables pftrace snapshot -f __d_lookup_rcu -f __d_lookup -f find_inode_fast \
+	-f __lookup_mnt -f __inet_lookup_established -o /tmp/snapshot_tables.json
 emit snapshot_tables.json /tmp/snapshot_tables.json
 case_ whatif_tables pftrace whatif /tmp/snapshot_tables.json --format json
