@@ -127,9 +127,10 @@ void report_commit_text(FILE *f, const struct run_report *r)
 			field(f, "Snapshot:", buf);
 		}
 		if (t->latency_fit && t->latency_unit) {
-			snprintf(buf, sizeof(buf), "%.1f %s fixed + %.2f %s per node [%.2f, %.2f]",
+			snprintf(buf, sizeof(buf), "%.1f %s fixed + %.2f %s per node [%.2f, %.2f]%s",
 				 t->latency_fit->fixed, t->latency_unit, t->latency_fit->per_node,
-				 t->latency_unit, t->latency_fit->per_node_lo, t->latency_fit->per_node_hi);
+				 t->latency_unit, t->latency_fit->per_node_lo, t->latency_fit->per_node_hi,
+				 latency_fit_poor(t->latency_fit) ? " (a poor fit: the medians stray off the line)" : "");
 			field(f, "Cost:", buf);
 		}
 		if (r->samples && t->profile) {

@@ -294,9 +294,9 @@ static struct json_object *prediction_json(const struct layout_prediction *p, bo
 /* What a node costs: the run's --latency fit where it is in ns, else a warm walk here. */
 static const char *node_cost(const struct target_report *t, struct estimate *e)
 {
-	/* a fit whose interval reaches zero says nothing a verdict can use */
+	/* a fit whose interval reaches zero, or whose medians stray off its line, says nothing a verdict can use */
 	if (t->latency_fit && t->latency_unit && !strcmp(t->latency_unit, "ns") &&
-	    t->latency_fit->per_node_lo > 0) {
+	    t->latency_fit->per_node_lo > 0 && !latency_fit_poor(t->latency_fit)) {
 		e->median = t->latency_fit->per_node;
 		e->lo = t->latency_fit->per_node_lo;
 		e->hi = t->latency_fit->per_node_hi;

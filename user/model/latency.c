@@ -78,6 +78,11 @@ int latency_rows(const struct latency_stats *s, struct latency_row rows[PFT_LAT_
 	return k;
 }
 
+bool latency_fit_poor(const struct latency_fit *fit)
+{
+	return fit->ok && (fit->per_node <= 0 || fit->residual > RESIDUAL_POOR_NODES * fit->per_node);
+}
+
 /* Student's t, 97.5th percentile, for DF degrees of freedom */
 static double t975(int df)
 {
@@ -101,6 +106,11 @@ void latency_fit(const struct latency_stats *s, struct latency_fit *fit)
 
 		if (s->count[n] < 5)
 			continue;
+		if (latency_quantile(s, n, 0.5) + (s->overhead_known ? s->overhead : 0) >=
+		    ldexp(1.0, (int)s->shift) * (PFT_LAT_BUCKETS - 1)) {
+			fit->past_range++;
+			continue;
+		}
 		iqr = latency_quantile(s, n, 0.75) - latency_quantile(s, n, 0.25);
 		/* a floor of one bucket: a group inside one bucket still has a spread */
 		sd = fmax(iqr / 1.349, ldexp(1.0, (int)s->shift) / sqrt(12.0));
@@ -131,7 +141,9 @@ void latency_fit(const struct latency_stats *s, struct latency_fit *fit)
 		double r = y[i] - fit->fixed - fit->per_node * x[i];
 
 		chi += w[i] * r * r;
+		fit->residual += r * r;
 	}
+	fit->residual = sqrt(fit->residual / k);
 	/*
 	 * Known variances, scaled up when the points scatter more than they
 	 * claim; then the scatter is estimated from k - 2 degrees of

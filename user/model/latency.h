@@ -34,7 +34,21 @@ struct latency_fit {
 	int points;
 	double fixed, per_node;      /* time = fixed + per_node x nodes (medians) */
 	double per_node_lo, per_node_hi;   /* 95% confidence interval */
+	/*
+	 * How far the medians lie off the line: their root mean square
+	 * distance from it, in the unit. A line describes the walks when
+	 * that is small beside per_node; when it is not (interrupts, a
+	 * machine whose speed varies, as under emulation), the slope says
+	 * little whatever its interval.
+	 */
+	double residual;
+	int past_range;              /* node counts left out: median in the last bucket */
 };
+
+/* A line is a poor description when its medians lie further off it than this many nodes' cost. */
+#define RESIDUAL_POOR_NODES 3.0
+/* true when FIT's medians lie too far off its line to trust the slope */
+bool latency_fit_poor(const struct latency_fit *fit);
 
 const char *latency_unit_name(enum pft_lat_unit u);
 /* Sum per-CPU struct lat_counters into S (unit, shift and hist left alone). */
@@ -47,7 +61,8 @@ int latency_rows(const struct latency_stats *s, struct latency_row rows[PFT_LAT_
  * Weighted least squares through the medians (robust to the odd
  * interrupt a mean would absorb), each weighed by the inverse variance
  * of a median, (1.2533 sd)^2 / n with sd from the interquartile range.
- * The last, catch-all node count is left out.
+ * The last, catch-all node count is left out, and so is any whose
+ * median lies in the last bucket (the range's end, not a measurement).
  */
 void latency_fit(const struct latency_stats *s, struct latency_fit *fit);
 /* The value below which a share Q of the lookups with NODES nodes lie (interpolated). */

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /* --latency in the run file and on the terminal (pure: no system calls). */
+#include <math.h>
 #include <stdio.h>
 #include <json-c/json.h>
 
@@ -43,6 +44,9 @@ struct json_object *latency_json(const struct target_report *t)
 		add(v, "per_node_lo", json_object_new_double(fit.per_node_lo));
 		add(v, "per_node_hi", json_object_new_double(fit.per_node_hi));
 		add(v, "points", json_object_new_int(fit.points));
+		add(v, "residual", json_object_new_double(fit.residual));
+		add(v, "poor", json_object_new_boolean(latency_fit_poor(&fit)));
+		add(v, "past_range", json_object_new_int(fit.past_range));
 		add(o, "fit", v);
 	} else {
 		add(o, "fit", NULL);
@@ -89,7 +93,15 @@ void render_latency_text(FILE *f, const struct target_report *t)
 	if (fit.ok)
 		fprintf(f, "  cost: %.1f %s fixed + %.2f %s per node [%.2f, %.2f] (95%%, %d node counts)\n",
 			fit.fixed, u, fit.per_node, u, fit.per_node_lo, fit.per_node_hi, fit.points);
-	else
+	if (latency_fit_poor(&fit))
+		fprintf(f, "  a poor fit: the medians lie %.1f %s off the line (root mean square), more "
+			"than %.0f nodes' cost; this machine's walk times do not follow the nodes\n",
+			fit.residual, u, RESIDUAL_POOR_NODES);
+	if (fit.past_range)
+		fprintf(f, "  %d node count%s left out of the fit: median past the histogram's %.0f %s\n",
+			fit.past_range, fit.past_range == 1 ? "" : "s",
+			ldexp(1.0, (int)s->shift) * PFT_LAT_BUCKETS, u);
+	if (!fit.ok)
 		fprintf(f, "  cost: too few node counts with 5 lookups or more for a fit\n");
 	if (t->loop_max)
 		fprintf(f, "  the walk loop: %d to %d instructions once round (%d in its body)\n",

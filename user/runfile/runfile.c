@@ -325,7 +325,8 @@ static int read_target(struct reader *r, struct json_object *t, int idx)
 		fit->per_node_lo = get_number(v, "per_node_lo");
 		fit->per_node_hi = get_number(v, "per_node_hi");
 		fit->fixed = get_number(v, "fixed");
-		fit->ok = isfinite(fit->per_node) && fit->per_node_lo <= fit->per_node &&
+		fit->residual = get_number(v, "residual");   /* absent before it was written: 0 */
+		fit->ok = isfinite(fit->residual) && fit->residual >= 0 && isfinite(fit->per_node) && fit->per_node_lo <= fit->per_node &&
 			  fit->per_node <= fit->per_node_hi;
 		tr->latency_fit = fit->ok ? fit : NULL;
 		tr->latency_unit = get_string(r, member(t, "latency"), "unit");

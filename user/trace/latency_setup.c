@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 #include <errno.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -15,6 +16,15 @@
 
 /* the calibration pair runs this many times; its median is the overhead */
 #define CALIBRATION_RUNS 2000
+/*
+ * Its histogram starts one unit per bucket (1,024 units) and widens until
+ * the median falls inside: an emulated or slow machine's pair can take
+ * microseconds. 2^6 units per bucket reaches 65,536 units.
+ */
+#define CALIBRATION_MAX_SHIFT 6
+/* a session's histogram reaches this many times the overhead at least */
+#define RANGE_PER_OVERHEAD 8
+#define SESSION_MAX_SHIFT 10
 
 static int open_cycles(int cpu)
 {
@@ -63,6 +73,7 @@ void lat_session_start(struct lat_session *ls, int ncpus, int shift)
 	}
 	/* 1,024 buckets: 4 us in 4 ns steps, or 8,192 cycles in 8 */
 	ls->shift = shift >= 0 ? (unsigned int)shift : ls->unit == PFT_LAT_NS ? 2 : 3;
+	ls->shift_chosen = shift >= 0;
 	snprintf(ls->overhead_why, sizeof(ls->overhead_why), "not calibrated");
 }
 
@@ -166,23 +177,23 @@ int lat_read(const struct target *t, const struct lat_session *ls, struct latenc
 			     -ENOENT;
 }
 
-void lat_calibrate(struct lat_session *ls, const char *btf_custom_path)
+/*
+ * One calibration: CALIBRATION_RUNS test runs of the pair, into a
+ * histogram 2^SHIFT units per bucket; the counts land in ST.
+ */
+static int calibrate_once(const struct lat_session *ls, const char *btf_custom_path,
+			  unsigned int shift, struct latency_stats *st)
 {
 	LIBBPF_OPTS(bpf_object_open_opts, open_opts, .btf_custom_path = btf_custom_path);
 	LIBBPF_OPTS(bpf_test_run_opts, run);
-	struct latency_stats *st = calloc(1, sizeof(*st));
-	struct calibrate_bpf *skel = NULL;
+	struct calibrate_bpf *skel;
 	int i, err = 0;
 
-	if (!st)
-		return;
 	skel = calibrate_bpf__open_opts(&open_opts);
-	if (!skel) {
-		err = -errno;
-		goto out;
-	}
+	if (!skel)
+		return -errno;
 	skel->rodata_walk->walk_config.latency = ls->unit;
-	skel->rodata_walk->walk_config.lat_shift = 0;   /* one unit per bucket */
+	skel->rodata_walk->walk_config.lat_shift = shift;
 	bpf_map__set_max_entries(skel->maps.lat_starts, 64);
 	err = calibrate_bpf__load(skel);
 	if (!err) {
@@ -202,24 +213,46 @@ void lat_calibrate(struct lat_session *ls, const char *btf_custom_path)
 	if (!err)
 		err = read_counters(bpf_map__fd(skel->maps.lat_counters),
 				    bpf_map__fd(skel->maps.lat_hist), ls->ncpus, st);
-	st->shift = 0;
-	/* a median in the last bucket is past the range: not a measurement */
-	if (!err && st->count[0] >= CALIBRATION_RUNS / 2 &&
-	    latency_quantile(st, 0, 0.5) < PFT_LAT_BUCKETS - 1) {
-		ls->overhead = latency_quantile(st, 0, 0.5);
+	st->shift = shift;
+	calibrate_bpf__destroy(skel);
+	return err;
+}
+
+void lat_calibrate(struct lat_session *ls, const char *btf_custom_path)
+{
+	struct latency_stats *st = calloc(1, sizeof(*st));
+	unsigned int shift;
+	double median = 0;
+	int err = 0;
+
+	if (!st)
+		return;
+	for (shift = 0; shift <= CALIBRATION_MAX_SHIFT; shift++) {
+		memset(st, 0, sizeof(*st));
+		err = calibrate_once(ls, btf_custom_path, shift, st);
+		median = latency_quantile(st, 0, 0.5);
+		/* a median in the last bucket is past the range: widen, or give up */
+		if (err || st->count[0] < CALIBRATION_RUNS / 2 ||
+		    median < ldexp(1.0, (int)shift) * (PFT_LAT_BUCKETS - 1))
+			break;
+	}
+	if (err) {
+		snprintf(ls->overhead_why, sizeof(ls->overhead_why), "not calibrated: the pair on "
+			 "bpf_fentry_test1() failed (%s)", kerr_str(-err));
+	} else if (st->count[0] >= CALIBRATION_RUNS / 2 && shift <= CALIBRATION_MAX_SHIFT) {
+		ls->overhead = median;
 		ls->overhead_known = true;
 		snprintf(ls->overhead_why, sizeof(ls->overhead_why), "median of %llu calls of an "
 			 "entry/exit pair on bpf_fentry_test1()", (unsigned long long)st->count[0]);
-	} else if (!err) {
+		/* a walk costs the overhead and then some: give it room, in wider buckets */
+		while (!ls->shift_chosen && ls->shift < SESSION_MAX_SHIFT &&
+		       ldexp(1.0, (int)ls->shift) * PFT_LAT_BUCKETS < RANGE_PER_OVERHEAD * median)
+			ls->shift++;
+	} else {
 		snprintf(ls->overhead_why, sizeof(ls->overhead_why), "not calibrated: the pair saw "
 			 "%llu of %d calls, median %.0f", (unsigned long long)st->count[0],
-			 CALIBRATION_RUNS, latency_quantile(st, 0, 0.5));
+			 CALIBRATION_RUNS, median);
 	}
-out:
-	if (err)
-		snprintf(ls->overhead_why, sizeof(ls->overhead_why), "not calibrated: the pair on "
-			 "bpf_fentry_test1() failed (%s)", kerr_str(-err));
-	calibrate_bpf__destroy(skel);
 	free(st);
 }
 

@@ -16,6 +16,7 @@
 struct lat_session {
 	enum pft_lat_unit unit;
 	unsigned int shift;
+	bool shift_chosen;              /* given by the caller: calibration leaves it */
 	char unit_why[PFT_ERRLEN];      /* why not cycles */
 	int ncpus;
 	int *cycle_fds;                 /* one counting cycles per CPU (unit cycles) */
