@@ -92,6 +92,17 @@ check "whatif: every hash cost timed here, with its interval" \
 "$pftrace" whatif "$seed" --bits 4 -C current.hash=murmur3 >/dev/null 2>"$tmp/whatif.err"
 check "whatif with a wrong hash for the kernel's: exit 3, identity check failed" \
 	sh -c "[ $? = 3 ] && grep -q 'identity check failed' '$tmp/whatif.err'"
+# the run's own --latency fit prices the verdict, unless it is poor
+for fit in good:1.5 poor:40; do
+	name=${fit%%:*} residual=${fit#*:}
+	jq ".targets[0].latency = {unit: \"ns\", fit: {fixed: 30, per_node: 9, per_node_lo: 8, per_node_hi: 10, points: 20, residual: $residual}}" \
+		"$seed" >"$tmp/fit_$name.json"
+	"$pftrace" whatif "$tmp/fit_$name.json" --bits 5 --format json >"$tmp/whatif_$name.json"
+done
+check "whatif: a good --latency fit in the run prices the verdict at its 9 ns per node" \
+	jq_true "$tmp/whatif_good.json" '[.targets[0].predictions[1:][] | .verdict | .cost_source == "the run'"'"'s --latency fit" and .cost_per_node == 9] | all'
+check "whatif: a poor fit (medians 40 ns off its line) is not used" \
+	jq_true "$tmp/whatif_poor.json" '[.targets[0].predictions[1:][] | .verdict | .cost_source | startswith("a warm walk")] | all'
 refuses "whatif without a file" "give one run file" "$pftrace" whatif
 refuses "whatif --bits 0" "--bits wants log2 sizes" "$pftrace" whatif "$seed" --bits 0
 refuses "whatif --hash md5" "--hash wants xor, murmur3 or jhash" "$pftrace" whatif "$seed" --hash md5
