@@ -35,6 +35,38 @@ struct walk_config {
 	__u32 count_keys;           /* --snapshot: count lookups by key in key_counts */
 	__u32 latency;              /* --latency: 0 off, PFT_LAT_NS or PFT_LAT_CYCLES */
 	__u32 lat_shift;            /* a latency bucket is 2^lat_shift units wide */
+	__u32 filter;               /* PFT_FILTER_*: whose lookups count (0: everyone's) */
+	__u32 by;                   /* enum pft_by: --by, lookups by who made them */
+};
+
+/*
+ * -p, --only-command, --cgroup: a lookup counts only when the task it
+ * runs in passes. A lookup in interrupt context (TCP's receive path)
+ * runs in whichever task was interrupted, and is judged by that task.
+ */
+#define PFT_FILTER_TGIDS  1         /* its thread group is in filter_tgids */
+#define PFT_FILTER_CGROUP 2         /* it is in filter_cgroup's cgroup or below */
+/* filter_tgids: -p's one, or the command and every process it forks */
+#define PFT_FILTER_TGIDS_MAX 16384
+
+/* --by: who pays for the walks, kept per key in the "by_counts" hash */
+enum pft_by {
+	PFT_BY_NONE = 0,
+	PFT_BY_COMM = 1,            /* key: comm (id 0) */
+	PFT_BY_PID = 2,             /* key: id = thread group id */
+	PFT_BY_CGROUP = 3,          /* key: id = cgroup v2 id */
+};
+#define PFT_BY_MAX 4096
+#define PFT_COMM_LEN 16
+struct by_key {
+	__u64 id;
+	char comm[PFT_COMM_LEN];
+};
+struct by_counts {
+	__u64 lookups;
+	__u64 nodes;                /* nodes walked */
+	__u64 misses;               /* the kernel did not find the key */
+	char comm[PFT_COMM_LEN];    /* the task that made the first lookup */
 };
 
 /*
@@ -92,6 +124,7 @@ struct chain_counters {
 	__u64 self_disagree;        /* completed walks whose verdict was not the kernel's */
 	__u64 lost;                 /* kprobe entry state that could not be kept */
 	__u64 keys_dropped;         /* lookups not counted by key: key_counts was full */
+	__u64 by_dropped;           /* lookups not counted by --by: by_counts was full */
 	__u64 chain_walked_hist[PFT_HIST_SLOTS]; /* every completed walk */
 	__u64 hit_pos_hist[PFT_HIST_SLOTS];      /* completed walks that hit */
 };

@@ -52,6 +52,40 @@ static __always_inline struct chain_counters *stats_slot(void)
 	return bpf_map_lookup_elem(&chain_counters, &zero);
 }
 
+/*
+ * Whose lookups count: the loader fills these when a filter is given
+ * (filter_tgids is shared by every target, and grown by bpf/follow.bpf.c
+ * for --only-command); sized 1 otherwise.
+ */
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, 1);
+	__type(key, __u32);
+	__type(value, __u8);
+} filter_tgids SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_CGROUP_ARRAY);
+	__uint(max_entries, 1);
+	__type(key, __u32);
+	__type(value, __u32);
+} filter_cgroup SEC(".maps");
+
+/* true when the current task's lookups are to be counted */
+static __always_inline bool task_passes(void)
+{
+	if (walk_config.filter & PFT_FILTER_TGIDS) {
+		__u32 tgid = bpf_get_current_pid_tgid() >> 32;
+
+		if (!bpf_map_lookup_elem(&filter_tgids, &tgid))
+			return false;
+	}
+	if ((walk_config.filter & PFT_FILTER_CGROUP) &&
+	    bpf_current_task_under_cgroup(&filter_cgroup, 0) != 1)
+		return false;
+	return true;
+}
+
 /* Count the call; true when this one is to be walked and accounted. */
 static __always_inline bool sample_this_call(void)
 {
@@ -60,6 +94,9 @@ static __always_inline bool sample_this_call(void)
 
 	/* the benchmark's floor: a program that attaches and does nothing */
 	if (walk_config.walk_off)
+		return false;
+	/* first, and cheap: another tenant's lookup costs a test or one map lookup */
+	if (walk_config.filter && !task_passes())
 		return false;
 	/* unsampled, every call is a lookup: the loader derives calls */
 	if (walk_config.sample_every <= 1)
@@ -275,6 +312,50 @@ __noinline int account_walk(__u64 packed)
  * found the key) and our walk's view, whose found entry must be the
  * very object the kernel returned.
  */
+/*
+ * --by: the lookup's walk, charged to its comm, thread group or cgroup.
+ * A bounded hash; a key that finds it full is counted as dropped.
+ */
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, 1);   /* PFT_BY_MAX with --by */
+	__type(key, struct by_key);
+	__type(value, struct by_counts);
+} by_counts SEC(".maps");
+
+/* A global function (verified once); PACKED as for account_walk(). */
+__noinline int account_by(__u64 packed)
+{
+	struct by_key key = {};
+	struct by_counts zero = {}, *c;
+	struct chain_counters *s;
+
+	if (walk_config.by == PFT_BY_COMM)
+		bpf_get_current_comm(key.comm, sizeof(key.comm));
+	else if (walk_config.by == PFT_BY_PID)
+		key.id = bpf_get_current_pid_tgid() >> 32;
+	else
+		key.id = bpf_get_current_cgroup_id();
+	c = bpf_map_lookup_elem(&by_counts, &key);
+	if (!c) {
+		bpf_get_current_comm(zero.comm, sizeof(zero.comm));
+		/* EEXIST: another CPU inserted it first; look again */
+		bpf_map_update_elem(&by_counts, &key, &zero, BPF_NOEXIST);
+		c = bpf_map_lookup_elem(&by_counts, &key);
+	}
+	if (!c) {
+		s = stats_slot();
+		if (s)
+			stat_add(s->by_dropped, 1);
+		return 0;
+	}
+	stat_add(c->lookups, 1);
+	stat_add(c->nodes, (__u32)packed);
+	if (!(packed & KERNEL_FOUND))
+		stat_add(c->misses, 1);
+	return 0;
+}
+
 static __always_inline void account_lookup(const struct chain_walk *w, __u64 kernel_found)
 {
 	__u64 packed = walk_pack(w);
@@ -284,6 +365,8 @@ static __always_inline void account_lookup(const struct chain_walk *w, __u64 ker
 	if ((w->hit ? w->found : 0) == kernel_found)
 		packed |= WALK_AGREES;
 	account_walk(packed);
+	if (walk_config.by)
+		account_by(packed);
 }
 
 /*
@@ -401,7 +484,7 @@ static __always_inline void lat_enter(void)
 	struct lat_start s;
 	__u64 tid;
 
-	if (!walk_config.latency)
+	if (!walk_config.latency || (walk_config.filter && !task_passes()))
 		return;
 	tid = lat_key();
 	s.cpu = bpf_get_smp_processor_id();

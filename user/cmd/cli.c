@@ -11,7 +11,7 @@
 #include "fileio.h"
 
 enum { OPT_FORMAT = 256, OPT_BTF, OPT_DRY_RUN, OPT_SAMPLE, OPT_MAX_OVERHEAD, OPT_NO_SAMPLES,
-       OPT_VMLINUX, OPT_SNAPSHOT, OPT_KEYS, OPT_LATENCY };
+       OPT_VMLINUX, OPT_SNAPSHOT, OPT_KEYS, OPT_LATENCY, OPT_CGROUP, OPT_ONLY_COMMAND, OPT_BY };
 
 /* The trace command's options: getopt's arrays and --help come from here. */
 static const struct opt_spec trace_opt_specs[] = {
@@ -35,6 +35,13 @@ static const struct opt_spec trace_opt_specs[] = {
 					   "ideal hashing, and every key (for pftrace whatif)" },
 	{ "latency", OPT_LATENCY, NULL, "time every lookup, entry to return, by nodes walked:\n"
 					 "cost per node (cycles where a PMU counts them, else ns)" },
+	{ "pid", 'p', "PID", "count only the lookups of process PID (its threads)" },
+	{ "cgroup", OPT_CGROUP, "PATH", "count only the lookups of tasks in cgroup v2 PATH\n"
+					"and below (/sys/fs/cgroup/...)" },
+	{ "only-command", OPT_ONLY_COMMAND, NULL, "count only the lookups of COMMAND and of the\n"
+						  "processes it forks" },
+	{ "by", OPT_BY, "KEY", "charge the walks to who made them: comm, pid or cgroup\n"
+			       "(the top 10 by nodes walked; all in JSON)" },
 	{ "keys", OPT_KEYS, "N", "--snapshot: count lookups of at most N distinct keys\n"
 				 "(default 65536; the others are counted as dropped)" },
 	{ "vmlinux", OPT_VMLINUX, "FILE", "kernel text for the annotation where there is no\n"
@@ -292,6 +299,30 @@ int parse_trace_opts(int argc, char **argv, struct trace_opts *o)
 		case OPT_LATENCY:
 			o->latency = true;
 			break;
+		case 'p':
+			n = strtol(optarg, &end, 10);
+			if (end == optarg || *end || n < 1 || n > 4194304)
+				return bad("-p wants a process id, not '%s'", optarg);
+			o->pid = n;
+			break;
+		case OPT_CGROUP:
+			if (!*optarg)
+				return bad("--cgroup wants a cgroup v2 directory");
+			o->cgroup = optarg;
+			break;
+		case OPT_ONLY_COMMAND:
+			o->only_command = true;
+			break;
+		case OPT_BY:
+			if (!strcmp(optarg, "comm"))
+				o->by = PFT_BY_COMM;
+			else if (!strcmp(optarg, "pid"))
+				o->by = PFT_BY_PID;
+			else if (!strcmp(optarg, "cgroup"))
+				o->by = PFT_BY_CGROUP;
+			else
+				return bad("--by wants comm, pid or cgroup, not '%s'", optarg);
+			break;
 		case OPT_KEYS:
 			n = strtol(optarg, &end, 10);
 			if (end == optarg || *end || n < 1 || n > 4194304)
@@ -327,6 +358,10 @@ int parse_trace_opts(int argc, char **argv, struct trace_opts *o)
 		return bad("no function to trace: give -f FUNC (pftrace list shows them)");
 	if (o->interval_s && o->duration_s && o->interval_s > o->duration_s)
 		return bad("-i %g is longer than -d %g", o->interval_s, o->duration_s);
+	if (o->only_command && !o->command)
+		return bad("--only-command needs a command to run after --");
+	if (o->only_command && o->pid)
+		return bad("-p and --only-command each name the processes to count: give one");
 	if (o->latency && o->sample_every > 1)
 		return bad("--latency times every call; it cannot be combined with --sample");
 	if (o->interval_s && o->output_path && output_is_stdout(o->output_path))

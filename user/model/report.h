@@ -23,6 +23,31 @@ enum out_format { FORMAT_TEXT, FORMAT_JSON, FORMAT_OPENMETRICS };
 /* Every count in a run file is below 2^63 (json-c reads integers as int64). */
 #define PFT_COUNT_MAX ((__u64)INT64_MAX - 1)
 
+/* -p, --cgroup, --only-command: whose lookups were counted */
+struct run_filter {
+	bool present;
+	long pid;                /* 0: none */
+	const char *cgroup;      /* NULL: none */
+	__u64 cgroup_id;
+	bool only_command;
+	__u64 followed;          /* --only-command: processes the command forked and that were followed */
+	__u64 follow_dropped;    /* forks not followed: the map was full */
+};
+
+/* --by: the walks charged to who made them */
+struct by_row {
+	char name[256];          /* comm, or the cgroup's path */
+	__u64 id;                /* thread group or cgroup id (0 for comm) */
+	__u64 lookups, nodes, misses;
+};
+struct by_report {
+	const char *key;         /* "comm", "pid" or "cgroup" */
+	struct by_row *rows;     /* by nodes walked, most first */
+	int nrows;
+	__u64 dropped;           /* lookups no row took: the map was full */
+	bool scaled;             /* counts multiplied up from --sample */
+};
+
 struct target_report {
 	const char *requested;
 	const char *traced;
@@ -52,6 +77,7 @@ struct target_report {
 	const struct latency_fit *latency_fit;   /* read back from a run file, or NULL */
 	const char *latency_unit;                /* its unit, "ns" or "cycles" */
 	const char *snapshot_error;              /* why a snapshot asked for is missing */
+	const struct by_report *by;              /* --by, or NULL */
 };
 
 /* A replay section (pftrace replay -o), as read back from a run file. */
@@ -99,6 +125,7 @@ struct run_report {
 	const struct startup_phase *phases;
 	int nphases;
 	long peak_rss_kb;
+	const struct run_filter *filter;          /* NULL or !present: everyone's lookups */
 };
 
 /* per call, and as a share of one CPU over the run */

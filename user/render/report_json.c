@@ -16,6 +16,46 @@
 #define add(obj, key, val) json_object_object_add((obj), (key), (val))
 #define u64(v) json_object_new_uint64(v)
 
+static struct json_object *by_json(const struct by_report *b)
+{
+	struct json_object *o = json_object_new_object(), *rows = json_object_new_array();
+	int i;
+
+	add(o, "key", json_object_new_string(b->key));
+	for (i = 0; i < b->nrows; i++) {
+		const struct by_row *r = &b->rows[i];
+		struct json_object *row = json_object_new_object();
+
+		add(row, "name", json_object_new_string(r->name));
+		add(row, "id", u64(r->id));
+		add(row, "lookups", u64(r->lookups));
+		add(row, "nodes", u64(r->nodes));
+		add(row, "mean_walk", json_object_new_double(r->lookups ? (double)r->nodes / (double)r->lookups : 0));
+		add(row, "misses", u64(r->misses));
+		json_object_array_add(rows, row);
+	}
+	add(o, "rows", rows);
+	add(o, "dropped", u64(b->dropped));
+	add(o, "scaled", json_object_new_boolean(b->scaled));
+	return o;
+}
+
+static struct json_object *filter_json(const struct run_filter *f)
+{
+	struct json_object *o = json_object_new_object();
+
+	add(o, "pid", f->pid ? json_object_new_int64(f->pid) : NULL);
+	add(o, "cgroup", f->cgroup ? json_object_new_string(f->cgroup) : NULL);
+	if (f->cgroup)
+		add(o, "cgroup_id", u64(f->cgroup_id));
+	add(o, "only_command", json_object_new_boolean(f->only_command));
+	if (f->only_command) {
+		add(o, "followed", u64(f->followed));
+		add(o, "follow_dropped", u64(f->follow_dropped));
+	}
+	return o;
+}
+
 static struct json_object *target_json(const struct target_report *t, double duration_s,
 				       const struct sample_result *samples)
 {
@@ -78,6 +118,8 @@ static struct json_object *target_json(const struct target_report *t, double dur
 	add(sc, "agree_pct", json_object_new_double(w->agree_pct));
 	add(sc, "ok", json_object_new_boolean(w->self_check_ok));
 	add(o, "self_check", sc);
+	if (t->by)
+		add(o, "by", by_json(t->by));
 	if (t->snapshot)
 		add(o, "snapshot", snapshot_json(t->snapshot));
 	else if (t->snapshot_error)
@@ -189,6 +231,8 @@ struct json_object *render_json(const struct run_report *r)
 	}
 	add(root, "peak_rss_kb", json_object_new_int64(r->peak_rss_kb));
 	add(root, "bpf_stats", json_object_new_string(r->bpf_stats ? r->bpf_stats : ""));
+	if (r->filter && r->filter->present)
+		add(root, "filter", filter_json(r->filter));
 	if (r->child_command) {
 		cmd = json_object_new_object();
 		add(cmd, "argv", json_object_new_string(r->child_command));

@@ -69,6 +69,32 @@ static void render_prefetch_model(FILE *f, const struct target_report *t)
 		(unsigned long long)p->none);
 }
 
+/* --by: the top rows by nodes walked, and what the bounded map dropped */
+#define BY_TEXT_ROWS 10
+static void render_by(FILE *f, const struct by_report *b, __u64 lookups)
+{
+	int i;
+
+	fprintf(f, "\n  who walked, by %s (top %d of %d by nodes walked)%s\n", b->key,
+		b->nrows < BY_TEXT_ROWS ? b->nrows : BY_TEXT_ROWS, b->nrows,
+		b->scaled ? ", scaled from the sample" : "");
+	fprintf(f, "  %-24s %10s %12s %12s %9s %7s\n", b->key, "id", "lookups", "nodes",
+		"mean walk", "share");
+	for (i = 0; i < b->nrows && i < BY_TEXT_ROWS; i++) {
+		const struct by_row *r = &b->rows[i];
+		char id[24] = "";
+
+		if (r->id)
+			snprintf(id, sizeof(id), "%llu", (unsigned long long)r->id);
+		fprintf(f, "  %-24.64s %10s %12llu %12llu %9.2f %6.2f%%\n", r->name, id,
+			(unsigned long long)r->lookups, (unsigned long long)r->nodes,
+			r->lookups ? (double)r->nodes / (double)r->lookups : 0.0, pct(r->lookups, lookups));
+	}
+	if (b->dropped)
+		fprintf(f, "  %llu lookups charged to no one: the map of %d keys was full\n",
+			(unsigned long long)b->dropped, PFT_BY_MAX);
+}
+
 void render_target_text(FILE *f, const struct target_report *t, double duration_s)
 {
 	const struct chain_stats *s = &t->stats;
@@ -124,6 +150,8 @@ void render_target_text(FILE *f, const struct target_report *t, double duration_
 	fprintf(f, "  misses on an empty bucket  %llu of %llu\n\n",
 		(unsigned long long)s->walk_empty, (unsigned long long)s->walk_misses);
 	render_prefetch_model(f, t);
+	if (t->by)
+		render_by(f, t->by, s->lookups);
 	if (t->latency)
 		render_latency_text(f, t);
 }
@@ -150,6 +178,19 @@ void render_text(FILE *f, const struct run_report *r)
 		fprintf(f, "overhead not measured: %s\n", r->bpf_stats);
 	if (r->child_command)
 		fprintf(f, "command: %s (exit %d)\n", r->child_command, r->child_exit);
+	if (r->filter && r->filter->present) {
+		fprintf(f, "counted: lookups of");
+		if (r->filter->pid)
+			fprintf(f, " process %ld", r->filter->pid);
+		if (r->filter->only_command)
+			fprintf(f, " the command and the %llu processes it forked%s",
+				(unsigned long long)r->filter->followed,
+				r->filter->follow_dropped ? " (some not followed: see JSON)" : "");
+		if (r->filter->cgroup)
+			fprintf(f, "%s tasks in cgroup %s and below", r->filter->pid ||
+				r->filter->only_command ? ", only" : "", r->filter->cgroup);
+		fprintf(f, "\n");
+	}
 	if (r->sampling_off && r->sampling_off[0])
 		fprintf(f, "not sampled: %s\n", r->sampling_off);
 	for (i = 0; i < r->ntargets; i++) {

@@ -30,6 +30,7 @@
 #include "report.h"
 #include "sampling.h"
 #include "session.h"
+#include "filter.h"
 #include "latency_setup.h"
 #include "snapshot.h"
 #include "walk_loop.h"
@@ -50,6 +51,9 @@ struct session {
 	struct function_profile profiles[PFT_MAX_TARGETS];
 	struct table_snapshot snaps[PFT_MAX_TARGETS];
 	struct lat_session lat;
+	struct task_filter filter;       /* -p, --cgroup, --only-command, --by */
+	struct run_filter run_filter;
+	struct by_report by[PFT_MAX_TARGETS];
 	struct startup_phase phases[PFT_MAX_PHASES];
 	int nphases;
 	struct latency_stats lat_stats[PFT_MAX_TARGETS];
@@ -204,6 +208,8 @@ static int target_start_method(struct target *t, const struct kernel_facts *kf,
 		return 2;
 	if (t->opts->latency && lat_prepare_target(t, t->lat, err, errlen))
 		return 2;
+	if (t->filter && filter_prepare_target(t->filter, t, err, errlen))
+		return 2;
 	t1 = monotonic_s();
 	t->open_ms = (t1 - t0) * 1000;
 	rc = bpf_object__load(t->obj);
@@ -217,6 +223,8 @@ static int target_start_method(struct target *t, const struct kernel_facts *kf,
 	}
 	map = bpf_object__find_map_by_name(t->obj, "chain_counters");
 	t->counters_fd = map ? bpf_map__fd(map) : -1;
+	if (t->filter && filter_after_load(t->filter, t, err, errlen))
+		return 1;
 	if (t->opts->latency && lat_after_load(t, t->lat, err, errlen))
 		return 1;
 	bpf_object__for_each_program(prog, t->obj) {
@@ -632,7 +640,8 @@ static int preflight(struct session *s, char *err, size_t errlen)
 	}
 	if (o->output_path && check_output_path(o->output_path, err, errlen))
 		return -EINVAL;
-	return 0;
+	return filter_open(&s->filter, (pid_t)o->pid, o->cgroup, o->only_command, (enum pft_by)o->by,
+			   err, errlen);
 }
 
 /* The kernel's facts and the plan: what --dry-run shows. 0 or exit 2. */
@@ -692,6 +701,16 @@ static int attach(struct session *s, double *phase_start)
 		note_phase(s, "latency calibration", phase_start);
 		for (i = 0; i < s->ntargets; i++)
 			s->targets[i].lat = &s->lat;
+	}
+	if (filter_start(&s->filter, err, sizeof(err))) {
+		fprintf(stderr, "pftrace: %s\n", err);
+		return 2;
+	}
+	for (i = 0; i < s->ntargets; i++)
+		s->targets[i].filter = &s->filter;
+	if (o->only_command) {
+		s->run.admit = filter_admit;
+		s->run.admit_arg = &s->filter;
 	}
 	/*
 	 * The sampler starts before the walks are traced: its own work
@@ -896,11 +915,16 @@ static void collect(struct session *s, struct run_report *rep)
 			tr->profile = &s->profiles[i];
 		if (o->latency)
 			collect_latency(s, i, tr);
+		if (o->by && !filter_read_by(&s->filter, &s->targets[i], o->sample_every, s->ncpus,
+					     &s->by[i]))
+			tr->by = &s->by[i];
 		if (s->snaps[i].shape.by_len)
 			tr->snapshot = &s->snaps[i];
 		else if (s->snap_err[i][0])
 			tr->snapshot_error = s->snap_err[i];
 	}
+	filter_describe(&s->filter, &s->run_filter);
+	rep->filter = &s->run_filter;
 	rep->samples = s->sampled ? &s->samples : NULL;
 	rep->sampling_off = o->no_samples ? NULL : s->sampling_off;
 	rep->bpf_stats = s->bpf_stats_fd >= 0 ? "" : s->stats_why;
@@ -950,6 +974,9 @@ static void session_free(struct session *s)
 		table_snapshot_free(&s->snaps[i]);
 	}
 	lat_session_free(&s->lat);
+	filter_close(&s->filter);
+	for (i = 0; i < s->ntargets; i++)
+		free(s->by[i].rows);
 	if (s->bpf_stats_fd >= 0)
 		close(s->bpf_stats_fd);
 	kernel_facts_free(&s->kf);
@@ -976,6 +1003,7 @@ int run_trace(const struct trace_opts *o)
 	}
 	s->opts = o;
 	s->bpf_stats_fd = -1;
+	s->filter.tgids_fd = s->filter.cgroup_fd = -1;
 	s->end_reason = "interrupted";
 	setup_libbpf_logging(o->common.verbose);
 

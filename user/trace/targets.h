@@ -54,6 +54,8 @@ struct recipe {
 
 #define PFT_MAX_LINKS 4
 
+struct task_filter;
+
 struct target {
 	const char *requested;           /* as given to -f */
 	const struct recipe *recipe;
@@ -69,6 +71,7 @@ struct target {
 	int counters_fd;                  /* its per-CPU chain_counters map */
 	const char *table_hash;           /* the kernel's bucket function (recipe->hash, or AVC's) */
 	const struct lat_session *lat;    /* --latency: the session's unit and counters */
+	const struct task_filter *filter; /* -p, --cgroup, --only-command, --by: the session's */
 	/* start-up: open and configure, load (and verify), attach */
 	double open_ms, load_ms, attach_ms;
 	__u64 verified_insns;             /* summed over the loaded programs (5.16+) */

@@ -44,6 +44,10 @@ struct trace_opts {
 	bool snapshot_only;       /* pftrace snapshot without -d or COMMAND: attach nothing */
 	unsigned int key_limit;   /* --snapshot: keys counted at most (key_counts' size) */
 	bool latency;             /* --latency: each lookup's own time, by nodes walked */
+	long pid;                 /* -p: count only this thread group's lookups (0: all) */
+	const char *cgroup;       /* --cgroup: only lookups from this cgroup v2 and below */
+	bool only_command;        /* --only-command: only COMMAND's and its children's */
+	int by;                   /* --by: enum pft_by */
 	struct knob knobs[PFT_MAX_KNOBS];
 	int nknobs;
 	char **command;           /* after "--": run it while tracing */

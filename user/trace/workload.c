@@ -2,6 +2,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <math.h>
+#include <signal.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/wait.h>
@@ -30,11 +31,18 @@ void workload_init(struct workload *w)
 
 int workload_start(struct workload *w, char **argv, char *err, size_t errlen)
 {
-	int pfd[2], child_errno = 0;
+	int pfd[2], gate[2] = { -1, -1 }, child_errno = 0, rc;
 	ssize_t n;
+	char go = 0;
 
 	if (pipe2(pfd, O_CLOEXEC)) {
 		snprintf(err, errlen, "pipe: %s", strerror(errno));
+		return -errno;
+	}
+	if (w->admit && pipe2(gate, O_CLOEXEC)) {
+		snprintf(err, errlen, "pipe: %s", strerror(errno));
+		close(pfd[0]);
+		close(pfd[1]);
 		return -errno;
 	}
 	w->pid = fork();
@@ -43,11 +51,22 @@ int workload_start(struct workload *w, char **argv, char *err, size_t errlen)
 		snprintf(err, errlen, "fork: %s", strerror(errno));
 		close(pfd[0]);
 		close(pfd[1]);
+		if (gate[0] >= 0) {
+			close(gate[0]);
+			close(gate[1]);
+		}
 		return -errno;
 	}
 	if (w->pid == 0) {
 		sigprocmask(SIG_SETMASK, &w->orig_mask, NULL);
 		close(pfd[0]);
+		if (gate[0] >= 0) {
+			close(gate[1]);
+			/* no go (the parent closed the gate): not admitted, not run */
+			if (read(gate[0], &go, 1) != 1 || go != 1)
+				_exit(127);
+			close(gate[0]);
+		}
 		execvp(argv[0], argv);
 		child_errno = errno;
 		if (write(pfd[1], &child_errno, sizeof(child_errno)) < 0)
@@ -55,6 +74,22 @@ int workload_start(struct workload *w, char **argv, char *err, size_t errlen)
 		_exit(127);
 	}
 	close(pfd[1]);
+	if (gate[0] >= 0) {
+		close(gate[0]);
+		rc = w->admit(w->pid, w->admit_arg);
+		go = rc ? 0 : 1;
+		if (write(gate[1], &go, 1) != 1 && !rc)
+			rc = -EPIPE;
+		close(gate[1]);
+		if (rc) {
+			close(pfd[0]);
+			kill(w->pid, SIGKILL);
+			waitpid(w->pid, NULL, 0);
+			w->pid = 0;
+			snprintf(err, errlen, "cannot follow '%s': %s", argv[0], strerror(-rc));
+			return rc;
+		}
+	}
 	n = read(pfd[0], &child_errno, sizeof(child_errno));
 	close(pfd[0]);
 	if (n == sizeof(child_errno)) {

@@ -17,6 +17,13 @@ struct workload {
 	sigset_t signals, orig_mask;
 	pid_t pid;                /* 0: none running */
 	int exit_status;          /* its status, or 128 + signal */
+	/*
+	 * Called with the child's pid after the fork and before its exec,
+	 * which waits for it (--only-command follows the pid from there):
+	 * 0, or -errno and the command is not run.
+	 */
+	int (*admit)(pid_t pid, void *arg);
+	void *admit_arg;
 };
 
 /* Block the run's signals; the original mask is kept for the command. */
