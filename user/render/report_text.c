@@ -119,9 +119,13 @@ void render_target_text(FILE *f, const struct target_report *t, double duration_
 	fprintf(f, "  truncated   %12llu  walks longer than %d nodes\n",
 		(unsigned long long)s->truncated, PFT_MAX_WALK);
 	if (t->overhead_known)
-		fprintf(f, "  overhead    %9.0f ns  per call, %.3f%% of one CPU (BPF run time)%s\n",
-			overhead_ns_per_call(t), overhead_cpu_pct(t, duration_s),
-			t->recursion_misses ? "; calls missed while busy: see JSON" : "");
+		fprintf(f, "  overhead    %9.0f ns  per call, %.3f%% of one CPU (BPF run time)\n",
+			overhead_ns_per_call(t), overhead_cpu_pct(t, duration_s));
+	/* PREEMPT_RT: a task preempted inside the program blocks it on that CPU */
+	if (t->recursion_misses)
+		fprintf(f, "  MISSED      %12llu  calls the kernel did not hand to pftrace: its program "
+			"was busy on that CPU (in no count above)\n",
+			(unsigned long long)t->recursion_misses);
 	if (s->read_faults || s->lost)
 		fprintf(f, "  unreadable  %12llu  lost %llu\n",
 			(unsigned long long)s->read_faults, (unsigned long long)s->lost);
