@@ -289,13 +289,40 @@ static void test_openmetrics(void **state)
 
 	make_run(&r, 1, 0);
 	text = render_to_string(render_openmetrics, &r);
-	assert_non_null(strstr(text, "# TYPE pftrace_chain_walked histogram\n"));
+	assert_non_null(strstr(text, "# TYPE pftrace_chain_walked_nodes histogram\n"
+				     "# UNIT pftrace_chain_walked_nodes nodes\n"));
 	/* cumulative buckets: 50 at 0, 950 by 1, 1000 by 2 and +Inf */
-	assert_non_null(strstr(text, "pftrace_chain_walked_bucket{traced=\"avc_lookup\",recipe=\"avc\","
+	assert_non_null(strstr(text, "pftrace_chain_walked_nodes_bucket{traced=\"avc_lookup\",recipe=\"avc\","
 			       "kernel=\"6.12.0-test\",host=\"box1\",le=\"1.0\"} 950\n"));
 	assert_non_null(strstr(text, ",le=\"+Inf\"} 1000\n"));
+	/* the same bounds whatever the run saw: 0, 1, 2, 4 ... 256 */
+	assert_non_null(strstr(text, ",le=\"256.0\"} 1000\n"));
+	assert_null(strstr(text, ",le=\"3.0\"}"));
+	/* OpenMetrics names the counter family without _total */
+	assert_non_null(strstr(text, "# TYPE pftrace_lookups counter\n# HELP pftrace_lookups "));
 	assert_non_null(strstr(text, "pftrace_lookups_total{"));
 	assert_int_equal(strcmp(text + strlen(text) - 6, "# EOF\n"), 0);
+	free(text);
+}
+
+/* Prometheus 0.0.4: TYPE names the sample, no # EOF; sampled counts scaled; no empty host */
+static void test_prometheus(void **state)
+{
+	struct run_report r;
+	char *text;
+
+	make_run(&r, 1, 0);
+	r.hostname = "";
+	r.targets[0].sample_every = 4;
+	text = render_to_string(render_prometheus, &r);
+	assert_non_null(strstr(text, "# TYPE pftrace_lookups_total counter\n# HELP pftrace_lookups_total "));
+	assert_null(strstr(text, "# EOF"));
+	assert_null(strstr(text, "# UNIT"));
+	assert_null(strstr(text, "host="));
+	assert_non_null(strstr(text, "pftrace_chain_walked_nodes_bucket{traced=\"avc_lookup\",recipe=\"avc\","
+			       "kernel=\"6.12.0-test\",le=\"+Inf\"} 4000\n"));
+	assert_non_null(strstr(text, "pftrace_sampled_one_in{traced=\"avc_lookup\",recipe=\"avc\","
+			       "kernel=\"6.12.0-test\"} 4\n"));
 	free(text);
 }
 
@@ -313,6 +340,7 @@ int main(void)
 		cmocka_unit_test(test_merge),
 		cmocka_unit_test(test_report_fits_72_columns),
 		cmocka_unit_test(test_openmetrics),
+		cmocka_unit_test(test_prometheus),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -19,9 +19,11 @@ static const struct opt_spec trace_opt_specs[] = {
 	{ "duration", 'd', "SECONDS", "stop after SECONDS (default: Ctrl-C, or COMMAND's end)" },
 	{ "interval", 'i', "SECONDS", "print the counts of each interval (with --format json,\n"
 				       "one JSON line each)" },
-	{ "output", 'o', "FILE", "write the run to FILE: JSON, or OpenMetrics if FILE\n"
-				 "ends in .prom (node_exporter's textfile collector); - for stdout" },
-	{ "format", OPT_FORMAT, "FORMAT", "text, json or openmetrics on stdout (default text)" },
+	{ "output", 'o', "FILE", "write the run to FILE: JSON, or Prometheus text if FILE\n"
+				 "ends in .prom (node_exporter's textfile collector; with -i,\n"
+				 "rewritten at every interval); - for stdout" },
+	{ "format", OPT_FORMAT, "FORMAT", "text, json, openmetrics or prometheus on stdout\n"
+					  "(default text)" },
 	{ "sample", OPT_SAMPLE, "N", "walk one call in N per CPU (counts scaled)" },
 	{ "max-overhead", OPT_MAX_OVERHEAD, "PCT", "stop when pftrace's BPF programs use more than\n"
 						    "PCT% of one CPU (measured each second)" },
@@ -101,7 +103,7 @@ void print_usage(FILE *f)
 "       pftrace list [--format text|json]\n"
 "       pftrace report RUN.json\n"
 "       pftrace diff BEFORE.json AFTER.json\n"
-"       pftrace merge RUN.json... [-o FILE] [--format json|openmetrics]\n"
+"       pftrace merge RUN.json... [-o FILE] [--format json|openmetrics|prometheus]\n"
 "       pftrace replay RUN.json [-t FUNC] | --synthetic SPEC [--cold] [-r N] [-o FILE]\n"
 "       pftrace snapshot -f FUNC [-d SECONDS] [-o FILE] [-- COMMAND...]\n"
 "       pftrace whatif RUN.json [-t FUNC] [--bits LIST] [--hash LIST]\n"
@@ -178,8 +180,10 @@ static int parse_format(const char *s, enum out_format *f)
 		*f = FORMAT_JSON;
 	else if (!strcmp(s, "openmetrics"))
 		*f = FORMAT_OPENMETRICS;
+	else if (!strcmp(s, "prometheus"))
+		*f = FORMAT_PROMETHEUS;
 	else
-		return bad("--format wants text, json or openmetrics, not '%s'", s);
+		return bad("--format wants text, json, openmetrics or prometheus, not '%s'", s);
 	return 0;
 }
 
@@ -367,8 +371,9 @@ int parse_trace_opts(int argc, char **argv, struct trace_opts *o)
 	if (o->interval_s && o->output_path && output_is_stdout(o->output_path))
 		return bad("-i and -o - would both write to stdout: give -o a file");
 	/* an OpenMetrics exposition ends at its "# EOF": one per output */
-	if (o->interval_s && o->common.format == FORMAT_OPENMETRICS)
-		return bad("-i reports intervals as text or json, not openmetrics");
+	if (o->interval_s && (o->common.format == FORMAT_OPENMETRICS ||
+				o->common.format == FORMAT_PROMETHEUS))
+		return bad("-i reports intervals as text or json on stdout; for metrics give -o FILE.prom");
 	return 0;
 }
 

@@ -95,13 +95,14 @@ enum { OPT_MERGE_FORMAT = 256 };
 
 static const struct opt_spec merge_opt_specs[] = {
 	{ "output", 'o', "FILE", "write the merged run to FILE (- for stdout)" },
-	{ "format", OPT_MERGE_FORMAT, "FORMAT", "json or openmetrics on stdout (default json)" },
+	{ "format", OPT_MERGE_FORMAT, "FORMAT", "json, openmetrics or prometheus on stdout\n"
+						 "(default json)" },
 	{ "help", 'h', NULL, "this text" },
 	{ 0 },
 };
 
 static const struct cmd_spec merge_cmd = {
-	"merge", "merge RUN.json... [-o FILE] [--format json|openmetrics]",
+	"merge", "merge RUN.json... [-o FILE] [--format json|openmetrics|prometheus]",
 	"Adds the counts of runs of the same targets (a fleet, or repeated runs).",
 	merge_opt_specs,
 };
@@ -132,8 +133,11 @@ static int parse_merge_opts(int argc, char **argv, const char **out, enum out_fo
 				*format = FORMAT_JSON;
 			else if (!strcmp(optarg, "openmetrics"))
 				*format = FORMAT_OPENMETRICS;
+			else if (!strcmp(optarg, "prometheus"))
+				*format = FORMAT_PROMETHEUS;
 			else
-				return merge_bad("--format wants json or openmetrics, not '%s'", optarg);
+				return merge_bad("--format wants json, openmetrics or prometheus, not '%s'",
+						 optarg);
 			break;
 		case ':':
 			return merge_bad("option '%s' needs a value", pft_optname(argv));

@@ -16,7 +16,7 @@
 
 #define PFT_MAX_TARGETS 8
 
-enum out_format { FORMAT_TEXT, FORMAT_JSON, FORMAT_OPENMETRICS };
+enum out_format { FORMAT_TEXT, FORMAT_JSON, FORMAT_OPENMETRICS, FORMAT_PROMETHEUS };
 
 #include <stdint.h>
 #define PFT_SCHEMA_VERSION 1
@@ -146,6 +146,8 @@ struct json_object *runfile_new_document(const char *command);
 /* one target's counts over DURATION_S, as in the run file's "targets" */
 struct json_object *render_target_json(const struct target_report *t, double duration_s);
 void render_openmetrics(FILE *f, const struct run_report *r);
+/* The same families as Prometheus text 0.0.4, for node_exporter's textfile collector. */
+void render_prometheus(FILE *f, const struct run_report *r);
 /* {"median", "lo", "hi"} of a timing (replay, whatif's costs) */
 struct estimate;
 struct json_object *estimate_json(struct estimate e);
@@ -157,9 +159,11 @@ struct json_object *sampling_json(const struct sample_result *r);
 /* Print R on stdout in FORMAT; 0 or 1 on a write error. */
 int report_print(const struct run_report *r, enum out_format format);
 /*
- * Write R to PATH, atomically: OpenMetrics when PATH ends in ".prom"
+ * Write R to PATH, atomically: Prometheus text when PATH ends in ".prom"
  * (node_exporter's textfile collector), JSON otherwise.
  */
 int report_write_file(const struct run_report *r, const char *path, char *err, size_t errlen);
+/* true when PATH names a metrics file (".prom"): Prometheus text, not JSON */
+bool output_is_prometheus(const char *path);
 
 #endif

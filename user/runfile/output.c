@@ -58,6 +58,9 @@ int report_print(const struct run_report *r, enum out_format format)
 	case FORMAT_OPENMETRICS:
 		render_openmetrics(stdout, r);
 		break;
+	case FORMAT_PROMETHEUS:
+		render_prometheus(stdout, r);
+		break;
 	default:
 		render_text(stdout, r);
 	}
@@ -71,6 +74,11 @@ static bool ends_with(const char *s, const char *suffix)
 	return n >= m && !strcmp(s + n - m, suffix);
 }
 
+bool output_is_prometheus(const char *path)
+{
+	return ends_with(path, ".prom");
+}
+
 int report_write_file(const struct run_report *r, const char *path, char *err, size_t errlen)
 {
 	struct json_object *root;
@@ -79,7 +87,7 @@ int report_write_file(const struct run_report *r, const char *path, char *err, s
 	FILE *f;
 	int rc;
 
-	if (!ends_with(path, ".prom")) {
+	if (!output_is_prometheus(path)) {
 		root = render_json(r);
 		rc = json_write_file(root, path, err, errlen);
 		json_object_put(root);
@@ -90,7 +98,8 @@ int report_write_file(const struct run_report *r, const char *path, char *err, s
 		snprintf(err, errlen, "%s: out of memory", path);
 		return -ENOMEM;
 	}
-	render_openmetrics(f, r);
+	/* node_exporter's textfile collector reads Prometheus text, not OpenMetrics */
+	render_prometheus(f, r);
 	fclose(f);
 	rc = write_file_atomic(path, buf, len, err, errlen);
 	free(buf);

@@ -444,6 +444,47 @@ static void print_interval(struct session *s, struct chain_stats *prev, double s
 	fflush(stdout);
 }
 
+/*
+ * -i with -o FILE.prom: the metrics so far, rewritten (atomically, so a
+ * scrape sees one whole file) at every interval; counters count from
+ * the session's start, as a Prometheus counter should.
+ */
+static void write_interval_metrics(struct session *s)
+{
+	struct run_report *rep = calloc(1, sizeof(*rep));
+	struct by_report *by = calloc(PFT_MAX_TARGETS, sizeof(*by));
+	struct chain_stats cur;
+	char err[PFT_ERRLEN];
+	int i;
+
+	if (!rep || !by) {
+		free(rep);
+		free(by);
+		return;
+	}
+	rep->kernel_release = s->kf.release;
+	rep->duration_s = monotonic_s() - s->start;
+	set_machine(rep);
+	for (i = 0; i < s->ntargets; i++) {
+		struct target_report *tr = &rep->targets[rep->ntargets];
+
+		if (read_stats(s, &s->targets[i], &cur))
+			continue;
+		fill_target_report(tr, &s->targets[i], &cur);
+		fill_overhead(tr, s, &s->targets[i]);
+		if (s->opts->by && !filter_read_by(&s->filter, &s->targets[i], s->opts->sample_every,
+						   s->ncpus, &by[i]))
+			tr->by = &by[i];
+		rep->ntargets++;
+	}
+	if (report_write_file(rep, s->opts->output_path, err, sizeof(err)))
+		fprintf(stderr, "pftrace: %s\n", err);
+	for (i = 0; i < PFT_MAX_TARGETS; i++)
+		free(by[i].rows);
+	free(by);
+	free(rep);
+}
+
 static void join_command(char *buf, size_t len, char **argv)
 {
 	size_t used = 0;
@@ -785,6 +826,8 @@ static void wait_for_end(struct session *s)
 		}
 		if (now >= next_tick) {
 			print_interval(s, s->prev, o->interval_s);
+			if (o->output_path && output_is_prometheus(o->output_path))
+				write_interval_metrics(s);
 			next_tick += o->interval_s;
 			continue;
 		}

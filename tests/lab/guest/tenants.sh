@@ -110,6 +110,25 @@ chmod +x /tmp/two
 gated C C "$cpuC" $loadC
 case_ only_command pftrace -f avc_lookup --no-samples --format json --only-command --by comm -- /tmp/two
 wait
+# Fleet: -i with -o FILE.prom rewrites the metrics at every interval,
+# while stdout carries one JSON line per interval. A runs first, then B;
+# the copy taken between them must hold A's lookups and no B yet.
+# shellcheck disable=SC2086
+gated A A "$cpuA" $loadA
+# shellcheck disable=SC2086
+gated B B "$cpuB" $loadB
+cat >/tmp/fleet <<'SH'
+#!/bin/sh
+/tmp/go A
+sleep 0.8
+cp /tmp/fleet.prom /tmp/fleet-mid.prom
+/tmp/go B
+SH
+chmod +x /tmp/fleet
+case_ fleet pftrace -f avc_lookup --no-samples -i 0.25 --format json --by cgroup -o /tmp/fleet.prom -- /tmp/fleet
+wait
+emit fleet-mid.prom /tmp/fleet-mid.prom
+emit fleet.prom /tmp/fleet.prom
 # refusals
 case_ bad_cgroup pftrace -f avc_lookup --cgroup /tmp -d 1
 case_ bad_pid pftrace -f avc_lookup -p 4000000 -d 1
