@@ -58,7 +58,7 @@ refuses "-i longer than -d" "longer than -d" "$pftrace" -f avc_lookup -d 1 -i 2
 refuses "no -f" "no function to trace" "$pftrace" -d 1
 refuses "unknown option" "unknown option" "$pftrace" -f avc_lookup --frobnicate
 refuses "unknown subcommand" "unknown command 'frobnicate'" "$pftrace" frobnicate
-refuses "bad --format" "--format wants text, json or openmetrics" "$pftrace" -f avc_lookup --format xml
+refuses "bad --format" "--format wants text, json, openmetrics or prometheus" "$pftrace" -f avc_lookup --format xml
 refuses "bad --sample" "--sample wants" "$pftrace" -f avc_lookup --sample 0
 refuses "bad --max-overhead" "--max-overhead wants a percentage" "$pftrace" -f avc_lookup --max-overhead 0
 refuses "--max-overhead over 100" "--max-overhead wants a percentage" "$pftrace" -f avc_lookup --max-overhead 150
@@ -109,5 +109,16 @@ refuses "whatif --hash md5" "--hash wants xor, murmur3 or jhash" "$pftrace" what
 refuses "whatif of a run without a snapshot" "has no snapshot" "$pftrace" whatif "$top/tests/fuzz/corpus/runfile/minimal.json"
 refuses "whatif --lookups of a missing file" "No such file" "$pftrace" whatif "$seed" --lookups "$tmp/none.json"
 refuses "snapshot here (no data symbols in kallsyms)" "not in /proc/kallsyms" "$pftrace" snapshot -f __d_lookup_rcu
+# tenants (issue 18): checked before anything loads
+refuses "-p of no process" "-p 4000000: no such process" "$pftrace" -f avc_lookup -p 4000000 -d 1
+refuses "-p not a number" "-p wants a process id" "$pftrace" -f avc_lookup -p 12x
+refuses "--cgroup not cgroup v2" "not a cgroup v2 directory" "$pftrace" -f avc_lookup --cgroup /tmp -d 1
+refuses "--cgroup missing" "--cgroup $tmp/none: No such file" "$pftrace" -f avc_lookup --cgroup "$tmp/none" -d 1
+mkfifo "$tmp/cgfifo"
+refuses "--cgroup a FIFO (never blocks)" "--cgroup $tmp/cgfifo: Not a directory" timeout 5 "$pftrace" -f avc_lookup --cgroup "$tmp/cgfifo" -d 1
+refuses "--only-command without a command" "needs a command to run after --" "$pftrace" -f avc_lookup --only-command
+refuses "-p with --only-command" "give one" "$pftrace" -f avc_lookup -p 1 --only-command -- true
+refuses "--by host" "--by wants comm, pid or cgroup" "$pftrace" -f avc_lookup --by host
+refuses "-i with --format prometheus" "for metrics give -o FILE.prom" "$pftrace" -f avc_lookup -i 1 --format prometheus
 refuses "--latency with --sample" "cannot be combined with --sample" "$pftrace" -f avc_lookup --latency --sample 4
 summary host
