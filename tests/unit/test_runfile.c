@@ -72,6 +72,27 @@ static void test_round_trip(void **state)
 	assert_int_equal(rf.rep.targets[0].table_slots, 512);
 	assert_memory_equal(&rf.rep.targets[0].stats, &r.targets[0].stats, sizeof(struct chain_stats));
 	assert_true(rf.rep.targets[0].sum.mean_walked == r.targets[0].sum.mean_walked);
+	assert_null(rf.rep.filter);
+	runfile_free(&rf);
+	free(text);
+}
+
+/* the filter goes out and comes back: who was counted is part of the data */
+static void test_filter_round_trip(void **state)
+{
+	struct run_filter f = { .present = true, .cgroup = "/sys/fs/cgroup/A", .cgroup_id = 27 };
+	struct run_report r;
+	struct run_file rf;
+	char err[512], *text;
+
+	make_run(&r, 3, 1);
+	r.filter = &f;
+	text = to_json(&r);
+	assert_int_equal(runfile_parse(text, strlen(text), "x.json", &rf, err, sizeof(err)), 0);
+	assert_non_null(rf.rep.filter);
+	assert_string_equal(rf.rep.filter->cgroup, "/sys/fs/cgroup/A");
+	assert_int_equal(rf.rep.filter->cgroup_id, 27);
+	assert_int_equal(rf.rep.filter->pid, 0);
 	runfile_free(&rf);
 	free(text);
 }
@@ -114,6 +135,12 @@ static void test_refusals(void **state)
 	       "\"lookups\": 2, \"hits\": 1, \"misses\": 1, \"self_check\": {\"disagree\": 0}, "
 	       "\"chain_walked\": {\"min\": 0}}]}", "not a list of buckets");
 	refuse("{\"tool\": \"pftrace\", \"schema\": 1} trailing", "not JSON");
+	refuse("{\"tool\": \"pftrace\", \"schema\": 1, \"filter\": [], \"targets\": []}",
+	       "filter is not an object");
+	refuse("{\"tool\": \"pftrace\", \"schema\": 1, \"filter\": {\"pid\": null}, \"targets\": []}",
+	       "filter names no pid, cgroup or command");
+	refuse("{\"tool\": \"pftrace\", \"schema\": 1, \"filter\": {\"pid\": -4}, \"targets\": []}",
+	       "filter names no pid, cgroup or command");
 }
 
 #define TARGET_HEAD "{\"tool\": \"pftrace\", \"schema\": 1, \"targets\": [{\"traced\": \"f\", "
@@ -264,6 +291,22 @@ static void test_merge(void **state)
 	b.targets[0].sample_every = 16;
 	assert_int_equal(merge_runs(runs, 2, names, &m, err, sizeof(err)), -1);
 	assert_non_null(strstr(err, "sampled counts do not add"));
+	/* one tenant's lookups and everyone's do not add, nor two tenants' */
+	b.targets[0].sample_every = a.targets[0].sample_every;
+	{
+		struct run_filter fa = { .present = true, .cgroup = "/A" };
+		struct run_filter fb = { .present = true, .cgroup = "/B" };
+
+		a.filter = &fa;
+		assert_int_equal(merge_runs(runs, 2, names, &m, err, sizeof(err)), -1);
+		assert_non_null(strstr(err, "b.json counted everyone's lookups, a.json the lookups of cgroup /A"));
+		b.filter = &fb;
+		assert_int_equal(merge_runs(runs, 2, names, &m, err, sizeof(err)), -1);
+		assert_non_null(strstr(err, "merge wants runs of the same tasks"));
+		fb.cgroup = "/A";
+		assert_int_equal(merge_runs(runs, 2, names, &m, err, sizeof(err)), 0);
+		assert_string_equal(m.filter->cgroup, "/A");
+	}
 }
 
 static void test_report_fits_72_columns(void **state)
@@ -330,6 +373,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_round_trip),
+		cmocka_unit_test(test_filter_round_trip),
 		cmocka_unit_test(test_refusals),
 		cmocka_unit_test(test_refusals_of_counts),
 		cmocka_unit_test(test_refuses_costly_trees),

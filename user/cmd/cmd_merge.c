@@ -16,10 +16,38 @@
 #include "runfile.h"
 #include "runtools.h"
 
+static bool filtered(const struct run_filter *f)
+{
+	return f && f->present;
+}
+
+/* Two runs counted the same tasks: both everyone's, or the same filter. */
+static bool same_filter(const struct run_filter *a, const struct run_filter *b)
+{
+	if (!filtered(a) || !filtered(b))
+		return filtered(a) == filtered(b);
+	return a->pid == b->pid && a->only_command == b->only_command &&
+	       !strcmp(a->cgroup ? a->cgroup : "", b->cgroup ? b->cgroup : "");
+}
+
+static const char *filter_words(const struct run_filter *f, char *buf, size_t len)
+{
+	char pid[32] = "";
+
+	if (!filtered(f))
+		return "everyone's lookups";
+	if (f->pid)
+		snprintf(pid, sizeof(pid), " process %ld", f->pid);
+	snprintf(buf, len, "the lookups of%s%s%s%s", pid, f->only_command ? " its command" : "",
+		 f->cgroup ? " cgroup " : "", f->cgroup ? f->cgroup : "");
+	return buf;
+}
+
 int merge_runs(const struct run_report *const *runs, int n, const char *const *names,
 	       struct run_report *out, char *err, size_t errlen)
 {
 	const struct run_report *first = runs[0];
+	char w1[160], w2[160];
 	int i, t;
 
 	*out = *first;
@@ -53,6 +81,12 @@ int merge_runs(const struct run_report *const *runs, int n, const char *const *n
 					 names[i], b->traced);
 				return -1;
 			}
+		}
+		if (!same_filter(r->filter, first->filter)) {
+			snprintf(err, errlen, "%s counted %s, %s %s; merge wants runs of the same tasks",
+				 names[i], filter_words(r->filter, w1, sizeof(w1)), names[0],
+				 filter_words(first->filter, w2, sizeof(w2)));
+			return -1;
 		}
 		if (strcmp(r->kernel_release, first->kernel_release))
 			out->kernel_release = "mixed";

@@ -71,6 +71,17 @@ void report_commit_text(FILE *f, const struct run_report *r)
 		snprintf(buf, sizeof(buf), "%s (exit %d)", r->child_command, r->child_exit);
 		field(f, "Workload:", buf);
 	}
+	if (r->filter && r->filter->present) {
+		char pid[32] = "";
+
+		if (r->filter->pid)
+			snprintf(pid, sizeof(pid), "process %ld", r->filter->pid);
+		snprintf(buf, sizeof(buf), "only the lookups of %s%s%s%s", pid,
+			 r->filter->only_command ? "the workload and its children" : "",
+			 r->filter->cgroup ? (pid[0] || r->filter->only_command ? " in cgroup " : "cgroup ") : "",
+			 r->filter->cgroup ? r->filter->cgroup : "");
+		field(f, "Counted:", buf);
+	}
 	for (i = 0; i < r->ntargets; i++) {
 		const struct target_report *t = &r->targets[i];
 		const struct chain_stats *s = &t->stats;

@@ -40,7 +40,7 @@ static struct json_object *by_json(const struct by_report *b)
 	return o;
 }
 
-static struct json_object *filter_json(const struct run_filter *f)
+static struct json_object *filter_json(const struct run_filter *f, bool merged)
 {
 	struct json_object *o = json_object_new_object();
 
@@ -49,7 +49,8 @@ static struct json_object *filter_json(const struct run_filter *f)
 	if (f->cgroup)
 		add(o, "cgroup_id", u64(f->cgroup_id));
 	add(o, "only_command", json_object_new_boolean(f->only_command));
-	if (f->only_command) {
+	/* one run's forks: a merge of runs does not add them up */
+	if (f->only_command && !merged) {
 		add(o, "followed", u64(f->followed));
 		add(o, "follow_dropped", u64(f->follow_dropped));
 	}
@@ -232,7 +233,7 @@ struct json_object *render_json(const struct run_report *r)
 	add(root, "peak_rss_kb", json_object_new_int64(r->peak_rss_kb));
 	add(root, "bpf_stats", json_object_new_string(r->bpf_stats ? r->bpf_stats : ""));
 	if (r->filter && r->filter->present)
-		add(root, "filter", filter_json(r->filter));
+		add(root, "filter", filter_json(r->filter, r->merged_runs > 1));
 	if (r->child_command) {
 		cmd = json_object_new_object();
 		add(cmd, "argv", json_object_new_string(r->child_command));

@@ -588,6 +588,29 @@ int runfile_parse(const char *text, size_t len, const char *name, struct run_fil
 		rf->rep.child_command = get_string(&r, v, "argv");
 		rf->rep.child_exit = get_int(v, "exit_status");
 	}
+	/* whose lookups were counted: merge refuses to add different tenants */
+	if ((v = member(root, "filter"))) {
+		struct json_object *cg = member(v, "cgroup");
+
+		if (!json_object_is_type(v, json_type_object)) {
+			fail(&r, "filter is not an object");
+			goto out;
+		}
+		rf->filter.present = true;
+		rf->filter.pid = get_long(v, "pid");
+		rf->filter.cgroup = cg && json_object_is_type(cg, json_type_string) ?
+				    get_string(&r, v, "cgroup") : NULL;
+		rf->filter.only_command = json_object_get_boolean(member(v, "only_command"));
+		rf->filter.cgroup_id = get_u64(v, "cgroup_id");
+		rf->filter.followed = get_u64(v, "followed");
+		rf->filter.follow_dropped = get_u64(v, "follow_dropped");
+		if (rf->filter.pid < 0 || (!rf->filter.pid && !rf->filter.cgroup &&
+					   !rf->filter.only_command)) {
+			fail(&r, "filter names no pid, cgroup or command");
+			goto out;
+		}
+		rf->rep.filter = &rf->filter;
+	}
 	targets = member(root, "targets");
 	if (!targets || !json_object_is_type(targets, json_type_array)) {
 		fail(&r, "no \"targets\" list");

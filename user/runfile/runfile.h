@@ -25,6 +25,7 @@ struct run_file {
 	struct function_profile profiles[PFT_MAX_TARGETS];  /* counts only, no code */
 	struct table_snapshot snaps[PFT_MAX_TARGETS];       /* targets[].snapshot */
 	struct latency_fit lat_fits[PFT_MAX_TARGETS];       /* targets[].latency.fit */
+	struct run_filter filter;                           /* "filter" */
 };
 
 /* 0, or -1 with one line (naming the file) in err. */
