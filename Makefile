@@ -63,7 +63,7 @@ WORKLOAD_SRCS := $(wildcard tests/lab/workloads/*.c)
 WORKLOADS := $(patsubst tests/lab/workloads/%.c,$(OUTPUT)/lab/bin/%,$(WORKLOAD_SRCS))
 VERSION := $(shell cat VERSION 2>/dev/null || echo 0.0.0)
 
-.PHONY: all deps demo test test-all unit fuzz lab lab-test bench soak clean vmlinux-header check-static check-pure check-layers
+.PHONY: all deps demo test test-all unit fuzz lab lab-test bench soak clean vmlinux-header check-static check-pure check-layers docs install deb
 .DELETE_ON_ERROR:
 .SECONDARY:
 
@@ -91,6 +91,17 @@ $(OUTPUT)/user/%.o: user/%.c | $(SKELS)
 	$(Q)$(CC) $(CFLAGS) -MMD -MP -DPFTRACE_VERSION='"$(VERSION)"' -c $< -o $@
 
 -include $(wildcard $(OUTPUT)/user/*/*.d)
+
+# --version says what git describe says, from a checkout (not from a
+# tarball or the .deb's build tree without .git). The stamp is rewritten
+# only when that changes, so main.o and cli.o rebuild then and only then.
+GIT_DESCRIBE := $(shell git describe --always --dirty 2>/dev/null)
+$(shell mkdir -p $(OUTPUT); echo '$(GIT_DESCRIBE)' | cmp -s - $(OUTPUT)/git-describe 2>/dev/null || \
+	echo '$(GIT_DESCRIBE)' > $(OUTPUT)/git-describe)
+$(OUTPUT)/user/cmd/main.o $(OUTPUT)/user/cmd/cli.o: $(OUTPUT)/git-describe
+ifneq ($(GIT_DESCRIBE),)
+$(OUTPUT)/user/cmd/main.o $(OUTPUT)/user/cmd/cli.o: CFLAGS += -DPFTRACE_GIT='"$(GIT_DESCRIBE)"'
+endif
 
 # Checked in the build: the prefetching variants hold a prefetch
 # instruction and the plain one none, or the comparison means nothing.
@@ -134,7 +145,7 @@ $(OUTPUT)/asan/pftrace: $(ASAN_SRCS) $(REPLAY_WALKS) $(SKELS) $(wildcard user/*/
 		-D_GNU_SOURCE -DPFTRACE_VERSION='"$(VERSION)"' $(INCLUDES) $(ASAN_SRCS) $(REPLAY_WALKS) \
 		$(STATIC_LIBS) -o $@
 
-unit: $(UNIT_BINS) $(TOOLS) $(BPF_OBJS) pftrace $(OUTPUT)/asan/pftrace
+unit: $(UNIT_BINS) $(TOOLS) $(BPF_OBJS) pftrace $(OUTPUT)/asan/pftrace $(DOCS) $(DEB)
 	$(Q)PFTRACE_ASAN=$(OUTPUT)/asan/pftrace tests/unit/run $(UNIT_BINS)
 
 # libFuzzer targets, instrumented with AddressSanitizer and UBSan; each
@@ -229,6 +240,53 @@ check-layers:
 check-static: pftrace
 	$(Q)file -L pftrace | grep -q 'statically linked' || \
 		{ echo "pftrace is not statically linked: $$(file -L pftrace)"; exit 1; }
+
+# --- the man page, the completions, install, the package ---------------------
+# pftrace(8) and the completions come from the same option tables as
+# --help (user/cmd/commands.c prints them): nothing to keep in step.
+DOCS := $(OUTPUT)/pftrace.8 $(OUTPUT)/pftrace.bash $(OUTPUT)/_pftrace
+
+$(OUTPUT)/pftrace.8: docs/pftrace.8.scd pftrace
+	$(call msg,SCDOC,$@)
+	$(Q){ sed '/^@COMMANDS@$$/,$$d' $<; ./pftrace __doc scd; sed '1,/^@COMMANDS@$$/d' $<; } | \
+		scdoc >$@.tmp && mv $@.tmp $@
+
+$(OUTPUT)/pftrace.bash: pftrace
+	$(Q)./pftrace __doc bash >$@.tmp && mv $@.tmp $@
+
+$(OUTPUT)/_pftrace: pftrace
+	$(Q)./pftrace __doc zsh >$@.tmp && mv $@.tmp $@
+
+docs: $(DOCS)
+
+PREFIX ?= /usr
+DESTDIR ?=
+install: pftrace $(DOCS)
+	$(Q)install -D -m 0755 pftrace $(DESTDIR)$(PREFIX)/bin/pftrace
+	$(Q)install -D -m 0644 $(OUTPUT)/pftrace.8 $(DESTDIR)$(PREFIX)/share/man/man8/pftrace.8
+	$(Q)gzip -9nf $(DESTDIR)$(PREFIX)/share/man/man8/pftrace.8
+	$(Q)install -D -m 0644 $(OUTPUT)/pftrace.bash \
+		$(DESTDIR)$(PREFIX)/share/bash-completion/completions/pftrace
+	$(Q)install -D -m 0644 $(OUTPUT)/_pftrace $(DESTDIR)$(PREFIX)/share/zsh/vendor-completions/_pftrace
+	$(Q)install -D -m 0644 LICENSE $(DESTDIR)$(PREFIX)/share/doc/pftrace/copyright
+
+# A Debian package of the static binary, its page and completions (dpkg-deb, no debhelper).
+DEB := $(OUTPUT)/pftrace_$(VERSION)_amd64.deb
+deb: $(DEB)
+$(DEB): pftrace $(DOCS) LICENSE
+	$(call msg,DEB,$@)
+	$(Q)rm -rf $(OUTPUT)/deb && $(MAKE) -s install PREFIX=/usr DESTDIR=$(CURDIR)/$(OUTPUT)/deb
+	$(Q)mkdir -p $(OUTPUT)/deb/DEBIAN && printf '%s\n' \
+		'Package: pftrace' 'Version: $(VERSION)' 'Architecture: amd64' \
+		'Maintainer: pftrace developers <pftrace@localhost>' 'Section: admin' \
+		'Priority: optional' \
+		"Installed-Size: $$(du -sk $(OUTPUT)/deb/usr | cut -f1)" \
+		'Description: measure hash-chain walks inside the running kernel' \
+		' pftrace traces a kernel lookup function (the SELinux AVC, the dcache,' \
+		' the inode, mount and TCP hashes), re-walks each chain in BPF and' \
+		' checks every walk against the kernel. One static binary.' \
+		>$(OUTPUT)/deb/DEBIAN/control
+	$(Q)dpkg-deb --root-owner-group -Zxz --build $(OUTPUT)/deb $@ >/dev/null
 
 # --- the two commands of the README ------------------------------------------
 

@@ -9,7 +9,12 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
 check "pftrace is statically linked" sh -c "file -L '$pftrace' | grep -q 'statically linked'"
-check "--version prints the VERSION file" [ "$("$pftrace" --version)" = "pftrace $(cat "$top/VERSION")" ]
+if describe=$(git -C "$top" describe --always --dirty 2>/dev/null); then
+	check "--version prints the VERSION file and git describe" \
+		[ "$("$pftrace" --version)" = "pftrace $(cat "$top/VERSION") (git $describe)" ]
+else
+	check "--version prints the VERSION file" [ "$("$pftrace" --version)" = "pftrace $(cat "$top/VERSION")" ]
+fi
 check "version subcommand agrees" [ "$("$pftrace" version)" = "$("$pftrace" --version)" ]
 
 "$pftrace" features --format json >"$tmp/features.json"

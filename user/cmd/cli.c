@@ -7,14 +7,16 @@
 #include <string.h>
 
 #include "cli.h"
+#include "commands.h"
 #include "opts.h"
 #include "fileio.h"
+#include "suggest.h"
 
 enum { OPT_FORMAT = 256, OPT_BTF, OPT_DRY_RUN, OPT_SAMPLE, OPT_MAX_OVERHEAD, OPT_NO_SAMPLES,
        OPT_VMLINUX, OPT_SNAPSHOT, OPT_KEYS, OPT_LATENCY, OPT_CGROUP, OPT_ONLY_COMMAND, OPT_BY };
 
 /* The trace command's options: getopt's arrays and --help come from here. */
-static const struct opt_spec trace_opt_specs[] = {
+const struct opt_spec trace_opt_specs[] = {
 	{ "function", 'f', "FUNC", "function to trace (avc_has_perm_noaudit, avc_lookup, ...)" },
 	{ "duration", 'd', "SECONDS", "stop after SECONDS (default: Ctrl-C, or COMMAND's end)" },
 	{ "interval", 'i', "SECONDS", "print the counts of each interval (with --format json,\n"
@@ -97,24 +99,13 @@ void print_trace_options(FILE *f)
 
 void print_usage(FILE *f)
 {
-	fprintf(f,
-"Usage: pftrace -f FUNC [-f FUNC]... [options] [-- COMMAND [ARG]...]\n"
-"       pftrace features [--format text|json]\n"
-"       pftrace list [--format text|json]\n"
-"       pftrace report RUN.json\n"
-"       pftrace diff BEFORE.json AFTER.json\n"
-"       pftrace merge RUN.json... [-o FILE] [--format json|openmetrics|prometheus]\n"
-"       pftrace replay RUN.json [-t FUNC] | --synthetic SPEC [--cold] [-r N] [-o FILE]\n"
-"       pftrace snapshot -f FUNC [-d SECONDS] [-o FILE] [-- COMMAND...]\n"
-"       pftrace whatif RUN.json [-t FUNC] [--bits LIST] [--hash LIST]\n"
-"       pftrace sites [-f FUNC]... [-d SECONDS] [-e EVENT] [-F HZ] [-- COMMAND...]\n"
-"       pftrace --version\n"
-"\n"
-"Measures hash-chain walks of a kernel lookup function while it runs:\n"
-"nodes walked, hit or miss, hit position, next==NULL at the hit, and\n"
-"what the pre-3.0 hlist prefetch would have done with those walks.\n"
-"(pftrace COMMAND --help: the options of one command.)\n"
-"\n");
+	size_t i;
+
+	/* every command's synopsis, from the registry: nothing here to drift */
+	for (i = 0; i < ncommands; i++)
+		fprintf(f, "%s pftrace %s\n", i ? "      " : "Usage:", commands[i].spec->synopsis);
+	fprintf(f, "       pftrace help COMMAND\n       pftrace --version\n\n%s\n"
+		"(pftrace COMMAND --help: the options of one command.)\n\n", trace_cmd.summary);
 	opts_print_help(f, trace_opt_specs);
 	print_knobs(f);
 	fprintf(f, "\n"
@@ -152,6 +143,27 @@ const char *pft_optname(char **argv)
 	shortname[1] = (char)optopt;
 	shortname[2] = '\0';
 	return shortname;
+}
+
+const char *pft_unknown_option(const struct opt_spec *specs, char **argv)
+{
+	static char msg[160];
+	const char *given = pft_optname(argv), *names[PFT_MAX_OPTS], *close = NULL;
+	char word[64];
+	size_t n = 0;
+
+	/* "--durtion=5": the name alone is what was mistyped */
+	snprintf(word, sizeof(word), "%s", given + (given[0] == '-' && given[1] == '-' ? 2 : 0));
+	word[strcspn(word, "=")] = '\0';
+	for (; specs->name && n < PFT_MAX_OPTS; specs++)
+		names[n++] = specs->name;
+	if (given[0] == '-' && given[1] == '-')
+		close = suggest_name(word, names, n);
+	if (close)
+		snprintf(msg, sizeof(msg), "unknown option '%s'; did you mean --%s?", given, close);
+	else
+		snprintf(msg, sizeof(msg), "unknown option '%s'", given);
+	return msg;
 }
 
 /* A finite number of seconds in [min, a year], and nothing else. */
@@ -226,6 +238,7 @@ static void record_cmdline(struct trace_opts *o, int argc, char **argv)
 
 int parse_trace_opts(int argc, char **argv, struct trace_opts *o)
 {
+	char ext_err[PFT_ERRLEN];
 	struct opt_parser parser;
 	char *end;
 	long n;
@@ -257,6 +270,8 @@ int parse_trace_opts(int argc, char **argv, struct trace_opts *o)
 		case 'o':
 			if (!*optarg)
 				return bad("-o wants a file name");
+			if (output_extension_check(optarg, true, ext_err, sizeof(ext_err)))
+				return bad("%s", ext_err);
 			o->output_path = optarg;
 			break;
 		case OPT_FORMAT:
@@ -344,12 +359,12 @@ int parse_trace_opts(int argc, char **argv, struct trace_opts *o)
 			print_usage(stdout);
 			return -1;
 		case 'V':
-			printf("pftrace %s\n", PFTRACE_VERSION);
+			printf("pftrace %s\n", PFTRACE_VERSION_LONG);
 			return -1;
 		case ':':
 			return bad("option '%s' needs a value", pft_optname(argv));
 		default:
-			return bad("unknown option '%s' (see pftrace --help)", pft_optname(argv));
+			return bad("%s (see pftrace --help)", pft_unknown_option(trace_opt_specs, argv));
 		}
 	}
 	if (optind < argc) {
@@ -377,12 +392,63 @@ int parse_trace_opts(int argc, char **argv, struct trace_opts *o)
 	return 0;
 }
 
-static const struct opt_spec common_opt_specs[] = {
+const struct opt_spec common_opt_specs[] = {
 	{ "format", OPT_FORMAT, "FORMAT", "text or json on stdout (default text)" },
 	{ "btf", OPT_BTF, "FILE", "kernel BTF to use instead of /sys/kernel/btf/vmlinux" },
 	{ "verbose", 'v', NULL, "show libbpf's messages" },
 	{ "help", 'h', NULL, "this text" },
 	{ 0 },
+};
+
+const struct cmd_spec trace_cmd = {
+	NULL, "-f FUNC [-f FUNC]... [options] [-- COMMAND [ARG]...]",
+	"Measures hash-chain walks of a kernel lookup function while it runs:\n"
+	"nodes walked, hit or miss, hit position, next==NULL at the hit, and\n"
+	"what the pre-3.0 hlist prefetch would have done with those walks.",
+	trace_opt_specs,
+};
+
+const struct cmd_spec snapshot_cmd = {
+	"snapshot", "snapshot -f FUNC [-f FUNC]... [-d SECONDS] [-o FILE] [-- COMMAND...]",
+	"Walk the whole table behind each FUNC once: its shape beside ideal\n"
+	"hashing, and every entry's key, for pftrace whatif. With -d or a\n"
+	"COMMAND it traces first and counts the lookups by key (--snapshot).\n"
+	"It takes the trace command's options.",
+	trace_opt_specs,
+};
+
+const struct cmd_spec features_cmd = {
+	"features", "features [--format text|json] [--btf FILE] [-v]",
+	"What this kernel and this process offer pftrace: attach methods, BTF,\n"
+	"kallsyms, SELinux, PMU, capabilities; each line says why when no.",
+	common_opt_specs,
+};
+
+const struct cmd_spec list_cmd = {
+	"list", "list [--format text|json] [--btf FILE] [-v]",
+	"Every recipe (hash table) pftrace knows, the functions it answers to,\n"
+	"and whether and how each attaches on this kernel.",
+	common_opt_specs,
+};
+
+static const struct opt_spec help_only_specs[] = {
+	{ "help", 'h', NULL, "this text" },
+	{ 0 },
+};
+
+const struct cmd_spec report_cmd = {
+	"report", "report RUN.json",
+	"The run as a 72-column block for a commit message, then, for each table\n"
+	"with a snapshot and counted lookups, whether another size or hash pays off.",
+	help_only_specs,
+};
+
+const struct cmd_spec diff_cmd = {
+	"diff", "diff BEFORE.json AFTER.json",
+	"Compares two runs: chain-length histograms side by side, the changes in\n"
+	"rate, walks, hits and NULL prefetches, and a chi-square test of whether\n"
+	"the chain lengths differ.",
+	help_only_specs,
 };
 
 int parse_common_opts(int argc, char **argv, struct common_opts *o, const char *cmd)
@@ -399,8 +465,7 @@ int parse_common_opts(int argc, char **argv, struct common_opts *o, const char *
 				return 2;
 			break;
 		case 'h':
-			printf("Usage: pftrace %s [options]\n\n", cmd);
-			opts_print_help(stdout, common_opt_specs);
+			cmd_print_help(stdout, command_named(cmd)->spec);
 			return -1;
 		case OPT_BTF:
 			o->btf_path = optarg;
@@ -411,7 +476,7 @@ int parse_common_opts(int argc, char **argv, struct common_opts *o, const char *
 		case ':':
 			return pft_refuse(cmd, "option '%s' needs a value", pft_optname(argv));
 		default:
-			return pft_refuse(cmd, "unknown option '%s'", pft_optname(argv));
+			return pft_refuse(cmd, "%s", pft_unknown_option(common_opt_specs, argv));
 		}
 	}
 	if (optind < argc)

@@ -11,6 +11,12 @@
 #ifndef PFTRACE_VERSION
 #define PFTRACE_VERSION "0.0.0"
 #endif
+/* --version: the release and, from a git checkout, what git describe says */
+#ifdef PFTRACE_GIT
+#define PFTRACE_VERSION_LONG PFTRACE_VERSION " (git " PFTRACE_GIT ")"
+#else
+#define PFTRACE_VERSION_LONG PFTRACE_VERSION
+#endif
 
 /* 0: parsed; 2: bad input (one line printed); -1: help printed. */
 int parse_trace_opts(int argc, char **argv, struct trace_opts *o);
@@ -20,6 +26,9 @@ void print_usage(FILE *f);
 void print_trace_options(FILE *f);
 /* The option getopt just refused, as the user wrote it ("-X" of "-Xv", or "--foo"). */
 const char *pft_optname(char **argv);
+struct opt_spec;
+/* "unknown option '--durtion'; did you mean --duration?" (a static buffer) */
+const char *pft_unknown_option(const struct opt_spec *specs, char **argv);
 /*
  * The one-line refusal every subcommand gives bad input: "pftrace: WHO:
  * reason" (WHO may be NULL) on stderr. Returns 2, the exit status.

@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "commands.h"
 #include "runfile.h"
 #include "runtools.h"
 #include "stats.h"
@@ -160,6 +161,10 @@ int cmd_diff(int argc, char **argv)
 	struct run_file a, b;
 	char err[PFT_ERRLEN];
 
+	if (argc == 2 && (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h"))) {
+		cmd_print_help(stdout, &diff_cmd);
+		return 0;
+	}
 	if (argc != 3 || argv[1][0] == '-' || argv[2][0] == '-') {
 		fprintf(stderr, "pftrace: diff wants two run files: pftrace diff BEFORE.json AFTER.json\n");
 		return 2;

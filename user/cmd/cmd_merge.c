@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "commands.h"
 #include "opts.h"
 #include "output.h"
 #include "runfile.h"
@@ -135,7 +136,7 @@ static const struct opt_spec merge_opt_specs[] = {
 	{ 0 },
 };
 
-static const struct cmd_spec merge_cmd = {
+const struct cmd_spec merge_cmd = {
 	"merge", "merge RUN.json... [-o FILE] [--format json|openmetrics|prometheus]",
 	"Adds the counts of runs of the same targets (a fleet, or repeated runs).",
 	merge_opt_specs,
@@ -148,7 +149,7 @@ static const struct cmd_spec merge_cmd = {
 static int parse_merge_opts(int argc, char **argv, const char **out, enum out_format *format)
 {
 	struct opt_parser parser;
-	char err[PFT_ERRLEN];
+	char err[PFT_ERRLEN], ext_err[PFT_ERRLEN];
 	int c;
 
 	*out = NULL;
@@ -160,6 +161,8 @@ static int parse_merge_opts(int argc, char **argv, const char **out, enum out_fo
 			cmd_print_help(stdout, &merge_cmd);
 			return -1;
 		case 'o':
+			if (output_extension_check(optarg, true, ext_err, sizeof(ext_err)))
+				return merge_bad("%s", ext_err);
 			*out = optarg;
 			break;
 		case OPT_MERGE_FORMAT:
@@ -176,7 +179,7 @@ static int parse_merge_opts(int argc, char **argv, const char **out, enum out_fo
 		case ':':
 			return merge_bad("option '%s' needs a value", pft_optname(argv));
 		default:
-			return merge_bad("unknown option '%s'", pft_optname(argv));
+			return merge_bad("%s", pft_unknown_option(merge_opt_specs, argv));
 		}
 	}
 	if (argc - optind < 2)

@@ -6,7 +6,9 @@
  * (whatif's verdicts).
  */
 #include <stdio.h>
+#include <string.h>
 
+#include "commands.h"
 #include "runfile.h"
 #include "runtools.h"
 #include "whatif.h"
@@ -16,6 +18,10 @@ int cmd_report(int argc, char **argv)
 	struct run_file rf;
 	char err[PFT_ERRLEN];
 
+	if (argc == 2 && (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h"))) {
+		cmd_print_help(stdout, &report_cmd);
+		return 0;
+	}
 	if (argc != 2 || argv[1][0] == '-') {
 		fprintf(stderr, "pftrace: report wants one run file: pftrace report RUN.json\n");
 		return 2;

@@ -11,52 +11,35 @@
 #include <string.h>
 
 #include "cli.h"
-#include "cmd_features.h"
-#include "list.h"
-#include "replay.h"
-#include "runtools.h"
+#include "commands.h"
 #include "session.h"
-#include "sites.h"
-#include "whatif.h"
-
-static const struct {
-	const char *name;
-	int (*run)(int argc, char **argv);
-} subcommands[] = {
-	{ "features", cmd_features },
-	{ "list", cmd_list },
-	{ "report", cmd_report },
-	{ "diff", cmd_diff },
-	{ "merge", cmd_merge },
-	{ "replay", cmd_replay },
-	{ "sites", cmd_sites },
-	{ "snapshot", cmd_snapshot },
-	{ "whatif", cmd_whatif },
-};
 
 int main(int argc, char **argv)
 {
+	const struct command *c;
 	struct trace_opts opts;
-	size_t i;
+	const char *close;
 	int rc;
 
 	session_mark_process_start();
-	if (argc > 1) {
-		for (i = 0; i < sizeof(subcommands) / sizeof(subcommands[0]); i++)
-			if (!strcmp(argv[1], subcommands[i].name))
-				return subcommands[i].run(argc - 1, argv + 1);
+	if (argc > 1 && argv[1][0] != '-') {
+		c = command_named(argv[1]);
+		if (c)
+			return c->run(argc - 1, argv + 1);
 		if (!strcmp(argv[1], "version")) {
-			printf("pftrace %s\n", PFTRACE_VERSION);
+			printf("pftrace %s\n", PFTRACE_VERSION_LONG);
 			return 0;
 		}
-		if (!strcmp(argv[1], "help")) {
-			print_usage(stdout);
-			return 0;
-		}
-		if (argv[1][0] != '-') {
+		if (!strcmp(argv[1], "help"))
+			return cmd_help(argc - 1, argv + 1);
+		if (!strcmp(argv[1], "__doc"))
+			return cmd_doc(argc - 1, argv + 1);
+		close = suggest_command(argv[1]);
+		if (close)
+			fprintf(stderr, "pftrace: unknown command '%s'; did you mean %s?\n", argv[1], close);
+		else
 			fprintf(stderr, "pftrace: unknown command '%s' (see pftrace --help)\n", argv[1]);
-			return 2;
-		}
+		return 2;
 	}
 	rc = parse_trace_opts(argc, argv, &opts);
 	if (rc)

@@ -27,6 +27,7 @@
 #include "cli.h"
 #include "hist.h"
 #include "kernel.h"
+#include "commands.h"
 #include "opts.h"
 #include "output.h"
 #include "replay.h"
@@ -465,7 +466,7 @@ static const struct opt_spec replay_opt_specs[] = {
 	{ 0 },
 };
 
-static const struct cmd_spec replay_cmd = {
+const struct cmd_spec replay_cmd = {
 	"replay", "replay RUN.json [-t FUNC] | --synthetic SPEC [--cold] [-r N] [-o FILE]",
 	"Replays the recorded chains (or synthetic ones) in user space and times the\n"
 	"walk three ways: no prefetch, prefetch(pos->next) at every node, and only\n"
@@ -476,6 +477,7 @@ static const struct cmd_spec replay_cmd = {
 /* 0: parsed; 2: refused (one line); -1: help printed */
 static int parse_replay_opts(int argc, char **argv, struct replay_opts *o)
 {
+	char ext_err[PFT_ERRLEN];
 	struct opt_parser parser;
 	char *end;
 	long l;
@@ -493,7 +495,11 @@ static int parse_replay_opts(int argc, char **argv, struct replay_opts *o)
 		case 't': o->target = optarg; break;
 		case OPT_SYNTHETIC: o->spec = optarg; break;
 		case OPT_COLD: o->cold = true; break;
-		case 'o': o->out = optarg; break;
+		case 'o':
+			if (output_extension_check(optarg, false, ext_err, sizeof(ext_err)))
+				return bad("%s", ext_err);
+			o->out = optarg;
+			break;
 		case 'r':
 			l = strtol(optarg, &end, 10);
 			if (end == optarg || *end || l < 5 || l > 255)
@@ -511,7 +517,7 @@ static int parse_replay_opts(int argc, char **argv, struct replay_opts *o)
 		case ':':
 			return bad("option '%s' needs a value", pft_optname(argv));
 		default:
-			return bad("unknown option '%s'", pft_optname(argv));
+			return bad("%s", pft_unknown_option(replay_opt_specs, argv));
 		}
 	}
 	if (optind < argc)

@@ -23,6 +23,7 @@
 #include "cli.h"
 #include "disasm.h"
 #include "ktext.h"
+#include "commands.h"
 #include "opts.h"
 #include "output.h"
 #include "report.h"
@@ -231,7 +232,7 @@ static const struct opt_spec sites_opt_specs[] = {
 	{ 0 },
 };
 
-static const struct cmd_spec sites_cmd = {
+const struct cmd_spec sites_cmd = {
 	"sites", "sites [-f FUNC]... [-d SECONDS] [-e EVENT] [-F HZ] [-- COMMAND...]",
 	"Lists every prefetch instruction in the kernel's text; with -d or a command,\n"
 	"samples the kernel meanwhile and ranks the sites by what they cost.",
@@ -298,7 +299,7 @@ static int parse_sites_opts(int argc, char **argv, struct sites_opts *o)
 		case ':':
 			return sites_bad("option '%s' needs a value", pft_optname(argv));
 		default:
-			return sites_bad("unknown option '%s'", pft_optname(argv));
+			return sites_bad("%s", pft_unknown_option(sites_opt_specs, argv));
 		}
 	}
 	if (optind < argc) {

@@ -20,6 +20,7 @@
 
 #include "cli.h"
 #include "fileio.h"
+#include "commands.h"
 #include "opts.h"
 #include "runfile.h"
 #include "session.h"
@@ -46,13 +47,7 @@ int cmd_snapshot(int argc, char **argv)
 	int rc;
 
 	if (asks_help(argc, argv)) {
-		printf("Usage: pftrace snapshot -f FUNC [-f FUNC]... [-d SECONDS] [-o FILE] "
-		       "[-- COMMAND...]\n\n"
-		       "Walk the whole table behind each FUNC once: its shape beside ideal\n"
-		       "hashing, and every entry's key, for pftrace whatif. With -d or a\n"
-		       "COMMAND it traces first and counts the lookups by key (--snapshot).\n\n");
-		print_trace_options(stdout);
-		return 0;
+		return cmd_help(2, (char *[]){ "help", "snapshot", NULL });
 	}
 	rc = parse_trace_opts(argc, argv, &o);
 
@@ -84,7 +79,7 @@ static const struct opt_spec whatif_opt_specs[] = {
 	{ 0 },
 };
 
-static const struct cmd_spec whatif_cmd = {
+const struct cmd_spec whatif_cmd = {
 	"whatif", "whatif RUN.json [-t FUNC] [--bits LIST] [--hash LIST] [--lookups RUN2.json]\n"
 	"              [--format text|json]",
 	"predict the table's shape and walks at other sizes and hashes, from a run\n"
@@ -187,8 +182,8 @@ static int parse_whatif(int argc, char **argv, struct whatif_req *q)
 		case ':':
 			return pft_refuse("whatif", "option '%s' needs a value", pft_optname(argv));
 		default:
-			return pft_refuse("whatif", "unknown option '%s' (see pftrace whatif --help)",
-					  pft_optname(argv));
+			return pft_refuse("whatif", "%s (see pftrace whatif --help)",
+					  pft_unknown_option(whatif_opt_specs, argv));
 		}
 	}
 	if (optind + 1 != argc)

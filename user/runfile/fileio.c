@@ -131,6 +131,21 @@ bool output_is_stdout(const char *path)
 	return !strcmp(path, "-");
 }
 
+int output_extension_check(const char *path, bool prom_ok, char *err, size_t errlen)
+{
+	const char *base = strrchr(path, '/'), *dot;
+
+	base = base ? base + 1 : path;
+	dot = strrchr(base, '.');
+	/* "-", "run", "run.json", ".hidden": JSON; "x.prom": metrics */
+	if (output_is_stdout(path) || !dot || dot == base || !strcmp(dot, ".json") ||
+	    (prom_ok && !strcmp(dot, ".prom")))
+		return 0;
+	snprintf(err, errlen, "-o %s: pftrace writes JSON (.json, or no extension)%s, not '%s'",
+		 path, prom_ok ? " or Prometheus text (.prom)" : "", dot);
+	return -EINVAL;
+}
+
 /* lstat of an existing output: a regular file, or the refusal */
 static int existing_output(const char *path, struct stat *st, bool *exists,
 			   char *err, size_t errlen)

@@ -46,6 +46,12 @@ bool path_is_file(const char *path, const struct stat *st);
  */
 int check_output_path(const char *path, char *err, size_t errlen);
 bool output_is_stdout(const char *path);
+/*
+ * -o PATH names what pftrace writes: "-", no extension or ".json" (JSON),
+ * or, where PROM_OK, ".prom" (Prometheus text). Anything else ("x.csv")
+ * would get JSON it did not ask for: refused, 0 or -EINVAL and ERR.
+ */
+int output_extension_check(const char *path, bool prom_ok, char *err, size_t errlen);
 
 /*
  * Write DATA to PATH (or stdout for "-") through a temporary file in the

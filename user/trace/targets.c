@@ -11,6 +11,7 @@
 
 #include "trace_opts.h"
 #include "feature_probe.h"
+#include "suggest.h"
 #include "targets.h"
 
 /* The registry: one name per recipe, NAME_recipe defined in user/trace/recipe_*.c. */
@@ -114,6 +115,23 @@ void known_functions(char *buf, size_t len)
 	}
 }
 
+/* The recipe function name closest to FUNC when FUNC looks like a typo of it, else NULL. */
+const char *suggest_function(const char *func)
+{
+	const char *names[128];
+	const struct recipe *const *r;
+	const char *const *alias;
+	size_t n = 0;
+
+	for (r = recipes; *r; r++) {
+		for (alias = (*r)->answers_to; alias && *alias && n < 127; alias++)
+			names[n++] = *alias;
+		if (n < 128)
+			names[n++] = (*r)->traced;
+	}
+	return suggest_name(func, names, n);
+}
+
 static void explain_substitute(struct target *t, const char *requested, const char *traced,
 			       const struct kernel_facts *kf)
 {
@@ -157,9 +175,15 @@ int plan_target(struct target *t, const char *requested,
 	t->opts = o;
 	t->counters_fd = -1;
 	if (!r) {
+		const char *close = suggest_function(requested);
+
 		known_functions(known, sizeof(known));
-		snprintf(err, errlen, "%s: no recipe knows this function (known: %s)",
-			 requested, known);
+		if (close)
+			snprintf(err, errlen, "%s: no recipe knows this function; did you mean %s?",
+				 requested, close);
+		else
+			snprintf(err, errlen, "%s: no recipe knows this function (known: %s)",
+				 requested, known);
 		return -ENOENT;
 	}
 	t->recipe = r;

@@ -116,6 +116,8 @@ const struct recipe *recipe_for(const char *func);
 const struct recipe *recipe_named(const char *name);
 /* All function names -f accepts, comma-separated, for error messages. */
 void known_functions(char *buf, size_t len);
+/* The recipe function closest to FUNC when FUNC looks like a typo of it, else NULL. */
+const char *suggest_function(const char *func);
 
 /*
  * Decide how to trace REQUESTED on this kernel. 0, or -errno with one

@@ -1,0 +1,95 @@
+# Host tier, first contact (issue 19): help for every command from its
+# option table, the man page and completions made from the same tables,
+# "did you mean", make install and the Debian package.
+here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+top=$(cd "$here/../.." && pwd)
+. "$top/tests/lib.sh"
+pftrace=$top/pftrace
+out=$top/.output
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+
+# every command's --help, and pftrace help COMMAND, exit 0 and list every
+# option of its table (pftrace __doc options prints the tables)
+"$pftrace" __doc options >"$tmp/options"
+check "the option tables name all ten commands" [ "$(cut -d' ' -f1 "$tmp/options" | sort -u | wc -l)" -eq 10 ]
+for cmd in $(cut -d' ' -f1 "$tmp/options" | sort -u); do
+	if [ "$cmd" = - ]; then help=(--help) helpcmd=(help); else help=("$cmd" --help) helpcmd=(help "$cmd"); fi
+	"$pftrace" "${help[@]}" >"$tmp/help.$cmd" 2>&1
+	rc=$?
+	"$pftrace" "${helpcmd[@]}" >"$tmp/help2.$cmd" 2>&1
+	rc2=$?
+	missing=$(awk -v c="$cmd" '$1 == c { print $2; if ($3) print $3 }' "$tmp/options" |
+		while read -r o; do grep -qE -- "(^|[ ,])$o( |,|$)" "$tmp/help.$cmd" || echo "$o"; done)
+	check "pftrace ${help[*]}: exit 0, every option of its table listed${missing:+ (missing: $missing)}" \
+		sh -c "[ $rc = 0 ] && [ -z '$missing' ]"
+	check "pftrace ${helpcmd[*]}: exit 0, the same text" sh -c "[ $rc2 = 0 ] && cmp -s '$tmp/help.$cmd' '$tmp/help2.$cmd'"
+done
+
+# did you mean
+refuses "a mistyped command" "unknown command 'raport'; did you mean report?" "$pftrace" raport x.json
+refuses "a mistyped option" "unknown option '--durtion'; did you mean --duration?" "$pftrace" -f avc_lookup --durtion 5
+refuses "a mistyped subcommand option" "unknown option '--bist'; did you mean --bits?" "$pftrace" whatif --bist 9 x.json
+refuses "a mistyped function" "avc_lokup: no recipe knows this function; did you mean avc_lookup?" "$pftrace" -f avc_lokup
+refuses "help for a mistyped command" "no command 'whatfi'; did you mean whatif?" "$pftrace" help whatfi
+refuses "a function far from every recipe: the list, no guess" "kmalloc: no recipe knows this function (known: " "$pftrace" -f kmalloc
+
+# -o names what is written: an extension pftrace does not write is refused
+refuses "-o x.csv" "-o x.csv: pftrace writes JSON (.json, or no extension) or Prometheus text (.prom), not '.csv'" "$pftrace" -f avc_lookup -o x.csv
+refuses "merge -o fleet.txt" "not '.txt'" "$pftrace" merge a.json b.json -o fleet.txt
+refuses "replay -o r.prom (a run file, not metrics)" "not '.prom'" "$pftrace" replay --synthetic chain=3 -o r.prom
+check "-o into a dotted directory, no extension: not refused for its name" \
+	sh -c "'$pftrace' -f avc_lookup -o '$tmp/a.b/run' -d 1 2>&1 | grep -vq 'pftrace writes JSON'"
+
+# the man page: from docs/pftrace.8.scd and the tables, no warnings
+man=$out/pftrace.8
+check "pftrace(8) renders with MANWIDTH=80 man --warnings, without a warning" \
+	sh -c "[ -s '$man' ] && [ -z \"\$(MANWIDTH=80 man --warnings -l '$man' 2>&1 >/dev/null)\" ]"
+MANWIDTH=80 man -l "$man" >"$tmp/man.txt" 2>/dev/null
+missing=$(cut -d' ' -f2 "$tmp/options" | sort -u | while read -r o; do grep -q -- "$o" "$tmp/man.txt" || echo "$o"; done)
+check "pftrace(8) documents every option of every command${missing:+ (missing: $missing)}" [ -z "$missing" ]
+check "pftrace(8) has a section for every command" \
+	sh -c "for c in features list report diff merge replay sites snapshot whatif; do grep -q \"^   pftrace \$c\$\" '$tmp/man.txt' || exit 1; done"
+
+# bash completion: the generated script, driven as bash would
+complete_words() { # WORD...: what completing the last word offers
+	bash -c '. "$1"; shift; COMP_WORDS=("$@"); COMP_CWORD=$(($# - 1)); _pftrace; printf "%s\n" "${COMPREPLY[@]}"' \
+		_ "$out/pftrace.bash" "$@"
+}
+check "bash completion: the script parses" bash -n "$out/pftrace.bash"
+check "bash completion: 'pftrace wh' offers whatif" sh -c "[ \"\$(bash -c '. \"$out/pftrace.bash\"; COMP_WORDS=(pftrace wh); COMP_CWORD=1; _pftrace; echo \${COMPREPLY[*]}')\" = whatif ]"
+complete_words pftrace -f avc_lo >"$tmp/c1"
+check "bash completion: 'pftrace -f avc_lo' offers avc_lookup" grep -qx avc_lookup "$tmp/c1"
+complete_words pftrace whatif --bi >"$tmp/c2"
+check "bash completion: 'pftrace whatif --bi' offers --bits" grep -qx -- --bits "$tmp/c2"
+complete_words pftrace --by c >"$tmp/c3"
+check "bash completion: 'pftrace --by c' offers comm and cgroup" sh -c "grep -qx comm '$tmp/c3' && grep -qx cgroup '$tmp/c3'"
+if command -v zsh >/dev/null; then
+	check "zsh completion: the script parses (zsh -n), and names every command" \
+		sh -c "zsh -n '$out/_pftrace' && for c in features list report diff merge replay sites snapshot whatif; do grep -qF \"'\$c:\" '$out/_pftrace' || exit 1; done"
+else
+	not_ok "zsh completion: zsh is not installed (make deps installs it)"
+fi
+
+# make install DESTDIR=...
+make -s -C "$top" install DESTDIR="$tmp/root" >"$tmp/install.log" 2>&1
+check "make install DESTDIR: exit 0" [ $? -eq 0 ]
+for f in usr/bin/pftrace usr/share/man/man8/pftrace.8.gz usr/share/bash-completion/completions/pftrace \
+	 usr/share/zsh/vendor-completions/_pftrace usr/share/doc/pftrace/copyright; do
+	check "make install DESTDIR: lays out $f" [ -s "$tmp/root/$f" ]
+done
+check "make install DESTDIR: the installed binary runs" sh -c "'$tmp/root/usr/bin/pftrace' --version | grep -q '^pftrace $(cat "$top/VERSION")'"
+check "the installed page is the built one" sh -c "gzip -dc '$tmp/root/usr/share/man/man8/pftrace.8.gz' | cmp -s - '$man'"
+
+# the Debian package, unpacked into a scratch root
+deb=$out/pftrace_$(cat "$top/VERSION")_amd64.deb
+check "make deb: $(basename "$deb") says it is pftrace $(cat "$top/VERSION") for amd64" \
+	sh -c "dpkg-deb -f '$deb' Package Version Architecture | tr '\n' ' ' | grep -q 'Package: pftrace Version: $(cat "$top/VERSION") Architecture: amd64'"
+dpkg -x "$deb" "$tmp/deb"
+check "the .deb, unpacked with dpkg -x, runs pftrace --version" \
+	sh -c "'$tmp/deb/usr/bin/pftrace' --version | grep -q '^pftrace $(cat "$top/VERSION")'"
+check "the .deb holds the page and both completions" \
+	sh -c "[ -s '$tmp/deb/usr/share/man/man8/pftrace.8.gz' ] && [ -s '$tmp/deb/usr/share/bash-completion/completions/pftrace' ] && [ -s '$tmp/deb/usr/share/zsh/vendor-completions/_pftrace' ]"
+check "LICENSE is the GPL, version 2, as the sources' SPDX lines say" \
+	sh -c "grep -q 'GNU GENERAL PUBLIC LICENSE' '$top/LICENSE' && grep -q 'Version 2, June 1991' '$top/LICENSE'"
+summary host
