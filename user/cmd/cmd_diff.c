@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "commands.h"
+#include "hist.h"
 #include "runfile.h"
 #include "runtools.h"
 #include "stats.h"
@@ -25,24 +26,31 @@ static void bar(FILE *f, __u64 v, __u64 max)
 		fputc(i < n ? '*' : ' ', f);
 }
 
+/*
+ * Both chain-length histograms in log2 buckets (0, 1, 2-3, 4-7, ...):
+ * a dozen rows whatever the chains, where one row per length ran to
+ * hundreds. The chi-square test below still sees every length.
+ */
 static void side_by_side(FILE *f, const struct target_report *a, const struct target_report *b)
 {
-	const __u64 *ha = a->stats.chain_walked_hist, *hb = b->stats.chain_walked_hist;
-	int last = hist_max_slot(ha, PFT_HIST_SLOTS), lb = hist_max_slot(hb, PFT_HIST_SLOTS), v;
-	__u64 ma = 0, mb = 0;
+	__u64 la[HIST_LOG2_BUCKETS], lb[HIST_LOG2_BUCKETS], ma = 0, mb = 0;
+	int na = hist_log2(a->stats.chain_walked_hist, PFT_HIST_SLOTS, la);
+	int nb = hist_log2(b->stats.chain_walked_hist, PFT_HIST_SLOTS, lb);
+	int n = na > nb ? na : nb, k;
 
-	if (lb > last)
-		last = lb;
-	for (v = 0; v <= last; v++) {
-		ma = ha[v] > ma ? ha[v] : ma;
-		mb = hb[v] > mb ? hb[v] : mb;
+	for (k = 0; k < n; k++) {
+		ma = la[k] > ma ? la[k] : ma;
+		mb = lb[k] > mb ? lb[k] : mb;
 	}
-	fprintf(f, "     nodes : %-10s %-*s   %-10s\n", "before", BAR, "", "after");
-	for (v = 0; v <= last; v++) {
-		fprintf(f, "  %8d : %-10llu ", v, (unsigned long long)ha[v]);
-		bar(f, ha[v], ma);
-		fprintf(f, " | %-10llu ", (unsigned long long)hb[v]);
-		bar(f, hb[v], mb);
+	fprintf(f, "  %13s : %-10s %-*s   %-10s\n", "nodes", "before", BAR, "", "after");
+	for (k = 0; k < n; k++) {
+		char range[24];
+
+		hist_log2_range(k, range, sizeof(range));
+		fprintf(f, "  %13s : %-10llu ", range, (unsigned long long)la[k]);
+		bar(f, la[k], ma);
+		fprintf(f, " | %-10llu ", (unsigned long long)lb[k]);
+		bar(f, lb[k], mb);
 		fputc('\n', f);
 	}
 }
@@ -62,6 +70,12 @@ static void change(FILE *f, const char *what, double a, double b, const char *fm
 		fprintf(f, "  %+.2f%%\n", 100.0 * (b - a) / a);
 	else
 		fputc('\n', f);
+}
+
+/* a change of a percentage is a difference in percentage points, not a ratio */
+static void change_pp(FILE *f, const char *what, double a, double b)
+{
+	fprintf(f, "  %-22s %9.2f%%  %9.2f%%  %+.2f pp\n", what, a, b, b - a);
 }
 
 static const struct target_report *find(const struct run_report *r, const char *traced)
@@ -124,14 +138,12 @@ int diff_runs(FILE *f, const struct run_report *a, const struct run_report *b,
 		change(f, "p99 nodes walked",
 		       hist_percentile(ta->stats.chain_walked_hist, PFT_HIST_SLOTS, 0.99),
 		       hist_percentile(tb->stats.chain_walked_hist, PFT_HIST_SLOTS, 0.99), "%10.0f");
-		change(f, "hit rate %",
-		       ta->stats.lookups ? 100.0 * (double)ta->stats.hits / (double)ta->stats.lookups : 0,
-		       tb->stats.lookups ? 100.0 * (double)tb->stats.hits / (double)tb->stats.lookups : 0,
-		       "%10.2f");
-		change(f, "NULL prefetches %",
-		       ta->sum.prefetch.issued ? 100.0 * (double)ta->sum.prefetch.null / (double)ta->sum.prefetch.issued : 0,
-		       tb->sum.prefetch.issued ? 100.0 * (double)tb->sum.prefetch.null / (double)tb->sum.prefetch.issued : 0,
-		       "%10.2f");
+		change_pp(f, "hit rate",
+			  ta->stats.lookups ? 100.0 * (double)ta->stats.hits / (double)ta->stats.lookups : 0,
+			  tb->stats.lookups ? 100.0 * (double)tb->stats.hits / (double)tb->stats.lookups : 0);
+		change_pp(f, "NULL prefetches",
+			  ta->sum.prefetch.issued ? 100.0 * (double)ta->sum.prefetch.null / (double)ta->sum.prefetch.issued : 0,
+			  tb->sum.prefetch.issued ? 100.0 * (double)tb->sum.prefetch.null / (double)tb->sum.prefetch.issued : 0);
 		side_by_side(f, ta, tb);
 		chi_square_2xk(ta->stats.chain_walked_hist, tb->stats.chain_walked_hist,
 			       PFT_HIST_SLOTS, &chi);

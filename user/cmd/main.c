@@ -9,6 +9,7 @@
  */
 #include <stdio.h>
 #include <string.h>
+#include <json-c/json.h>
 
 #include "cli.h"
 #include "commands.h"
@@ -22,6 +23,12 @@ int main(int argc, char **argv)
 	int rc;
 
 	session_mark_process_start();
+	/*
+	 * 15 significant digits: 19216.3, not json-c's 19216.299999999999.
+	 * Every double pftrace writes is a measurement or a model's output,
+	 * none has 17 digits worth keeping.
+	 */
+	json_c_set_serialization_double_format("%.15g", JSON_C_OPTION_GLOBAL);
 	if (argc > 1 && argv[1][0] != '-') {
 		c = command_named(argv[1]);
 		if (c)

@@ -9,12 +9,16 @@
 #include <string.h>
 
 #include "runfile.h"
+#include "hist.h"
 #include "runtools.h"
 #include "stats.h"
 
 #define WIDTH 72
 
 /* "label  text", the text wrapped at WIDTH under itself */
+/* a histogram's bars in the 72-column report */
+#define REPORT_BAR 20
+
 static void field(FILE *f, const char *label, const char *text)
 {
 	int indent = 16, col = indent;
@@ -115,6 +119,12 @@ void report_commit_text(FILE *f, const struct run_report *r)
 			 w->mean_walked, hist_percentile(s->chain_walked_hist, PFT_HIST_SLOTS, 0.5),
 			 hist_percentile(s->chain_walked_hist, PFT_HIST_SLOTS, 0.99), w->max_walked);
 		field(f, "Nodes walked:", buf);
+		/* what the trace printed, in the trace's own layout, bars narrowed to 72 columns */
+		hist_print_bar(f, s->chain_walked_hist, PFT_HIST_SLOTS, 0, "nodes", REPORT_BAR);
+		if (s->walk_hits) {
+			fprintf(f, "Hit position:\n");
+			hist_print_bar(f, s->hit_pos_hist, PFT_HIST_SLOTS, 1, "position", REPORT_BAR);
+		}
 		snprintf(buf, sizeof(buf), "%.2f%% of hits (%llu of %llu)", pct(s->next_null_at_hit, s->walk_hits),
 			 (unsigned long long)s->next_null_at_hit, (unsigned long long)s->walk_hits);
 		field(f, t->chain_end == PFT_END_NULLS ? "Next == end:" : "Next == NULL:", buf);

@@ -134,7 +134,11 @@ bool output_is_stdout(const char *path)
 int output_extension_check(const char *path, bool prom_ok, char *err, size_t errlen)
 {
 	const char *base = strrchr(path, '/'), *dot;
+	struct stat st;
 
+	/* a directory is no file name: the write's own checks refuse it, and say so */
+	if (!stat(path, &st) && S_ISDIR(st.st_mode))
+		return 0;
 	base = base ? base + 1 : path;
 	dot = strrchr(base, '.');
 	/* "-", "run", "run.json", ".hidden": JSON; "x.prom": metrics */
