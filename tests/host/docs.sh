@@ -41,6 +41,23 @@ refuses "replay -o r.prom (a run file, not metrics)" "not '.prom'" "$pftrace" re
 check "-o into a dotted directory, no extension: not refused for its name" \
 	sh -c "'$pftrace' -f avc_lookup -o '$tmp/a.b/run' -d 1 2>&1 | grep -vq 'pftrace writes JSON'"
 
+# report prints the trace's histograms (their counts add up to the walks),
+# in 72 columns; diff is in log2 buckets, and percentages change in points
+run=$top/tests/fuzz/corpus/runfile/tenants.json
+"$pftrace" report "$run" >"$tmp/report.txt"
+check "report: the chain-length histogram, its counts summing to the completed walks" \
+	sh -c "[ \"\$(awk '/^     nodes +: count/ { on = 1; next } on && /^ +[0-9]+ : / { s += \$3; next } { on = 0 } END { print s }' '$tmp/report.txt')\" = \"\$(jq '.targets[0].walk.completed' '$run')\" ]"
+check "report: the hit-position histogram too, all in 72 columns" \
+	sh -c "grep -q '^Hit position:' '$tmp/report.txt' && ! awk 'length > 72' '$tmp/report.txt' | grep -q ."
+"$pftrace" diff "$run" "$run" >"$tmp/diff.txt"
+check "diff: hit rate and NULL prefetches change in percentage points" \
+	sh -c "grep -qE '^  hit rate +100.00% +100.00% +\+0.00 pp$' '$tmp/diff.txt' && grep -qE '^  NULL prefetches .* pp$' '$tmp/diff.txt'"
+check "diff: chain lengths in log2 buckets (2 -> 3, 4 -> 7, ...), not one row per length" \
+	sh -c "grep -qE '^ +2 -> 3 : ' '$tmp/diff.txt' && grep -qE '^ +16 -> 31 : ' '$tmp/diff.txt' && ! grep -qE '^ +17 : ' '$tmp/diff.txt'"
+"$pftrace" merge "$run" "$run" >"$tmp/merged.json"
+check "JSON doubles in 15 significant digits, never json-c's 17" \
+	sh -c "grep -qE '[0-9][.][0-9]{6,}' '$tmp/merged.json' && ! grep -qE '[0-9][.][0-9]{16,}' '$tmp/merged.json'"
+
 # the man page: from docs/pftrace.8.scd and the tables, no warnings
 man=$out/pftrace.8
 check "pftrace(8) renders with MANWIDTH=80 man --warnings, without a warning" \
