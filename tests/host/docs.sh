@@ -49,6 +49,14 @@ check "report: the chain-length histogram, its counts summing to the completed w
 	sh -c "[ \"\$(awk '/^     nodes +: count/ { on = 1; next } on && /^ +[0-9]+ : / { s += \$3; next } { on = 0 } END { print s }' '$tmp/report.txt')\" = \"\$(jq '.targets[0].walk.completed' '$run')\" ]"
 check "report: the hit-position histogram too, all in 72 columns" \
 	sh -c "grep -q '^Hit position:' '$tmp/report.txt' && ! awk 'length > 72' '$tmp/report.txt' | grep -q ."
+"$pftrace" report --format csv "$run" >"$tmp/report.csv"
+check "report --format csv: a header, then chain_walked rows summing to the completed walks" \
+	sh -c "head -1 '$tmp/report.csv' | grep -qx 'traced,histogram,nodes,count' && [ \"\$(awk -F, '\$2 == \"chain_walked\" { s += \$4 } END { print s }' '$tmp/report.csv')\" = \"\$(jq '.targets[0].walk.completed' '$run')\" ]"
+check "report --format json: the run's counts" \
+	sh -c "[ \"\$('$pftrace' report --format json '$run' | jq '.targets[0].lookups')\" = \"\$(jq '.targets[0].lookups' '$run')\" ]"
+check "report --format prometheus and openmetrics: parsed by prometheus_client" \
+	sh -c "'$pftrace' report --format prometheus '$run' >'$tmp/r.prom' && '$pftrace' report --format openmetrics '$run' >'$tmp/r.om' && /usr/bin/python3 -c 'import sys; from prometheus_client.parser import text_string_to_metric_families as p; from prometheus_client.openmetrics.parser import text_string_to_metric_families as o; assert list(p(open(sys.argv[1]).read())) and list(o(open(sys.argv[2]).read()))' '$tmp/r.prom' '$tmp/r.om'"
+refuses "report --format xml" "--format wants text, json, openmetrics, prometheus or csv" "$pftrace" report --format xml "$run"
 "$pftrace" diff "$run" "$run" >"$tmp/diff.txt"
 check "diff: hit rate and NULL prefetches change in percentage points" \
 	sh -c "grep -qE '^  hit rate +100.00% +100.00% +\+0.00 pp$' '$tmp/diff.txt' && grep -qE '^  NULL prefetches .* pp$' '$tmp/diff.txt'"

@@ -436,11 +436,19 @@ static const struct opt_spec help_only_specs[] = {
 	{ 0 },
 };
 
+const struct opt_spec report_opt_specs[] = {
+	{ "format", OPT_FORMAT, "FORMAT", "text (default), json, openmetrics, prometheus, or csv:\n"
+					  "traced,histogram,nodes,count, one row per bucket" },
+	{ "help", 'h', NULL, "this text" },
+	{ 0 },
+};
+
 const struct cmd_spec report_cmd = {
-	"report", "report RUN.json",
+	"report", "report RUN.json [--format text|json|openmetrics|prometheus|csv]",
 	"The run as a 72-column block for a commit message, then, for each table\n"
-	"with a snapshot and counted lookups, whether another size or hash pays off.",
-	help_only_specs,
+	"with a snapshot and counted lookups, whether another size or hash pays off.\n"
+	"The other formats give the run file's data for other tools.",
+	report_opt_specs,
 };
 
 const struct cmd_spec diff_cmd = {

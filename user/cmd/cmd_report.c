@@ -8,30 +8,77 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "cli.h"
 #include "commands.h"
 #include "runfile.h"
 #include "runtools.h"
 #include "whatif.h"
 
+/* one row per non-empty bucket of both histograms of every target */
+static void report_csv(FILE *f, const struct run_report *r)
+{
+	int i, v;
+
+	fprintf(f, "traced,histogram,nodes,count\n");
+	for (i = 0; i < r->ntargets; i++) {
+		const struct target_report *t = &r->targets[i];
+
+		if (!t->sum.self_check_ok)
+			continue;   /* its walks are not data, here either */
+		for (v = 0; v < PFT_HIST_SLOTS; v++)
+			if (t->stats.chain_walked_hist[v])
+				fprintf(f, "%s,chain_walked,%d,%llu\n", t->traced, v,
+					(unsigned long long)t->stats.chain_walked_hist[v]);
+		for (v = 0; v < PFT_HIST_SLOTS; v++)
+			if (t->stats.hit_pos_hist[v])
+				fprintf(f, "%s,hit_position,%d,%llu\n", t->traced, v,
+					(unsigned long long)t->stats.hit_pos_hist[v]);
+	}
+}
+
 int cmd_report(int argc, char **argv)
 {
 	struct run_file rf;
+	struct opt_parser parser;
+	const char *format = "text";
 	char err[PFT_ERRLEN];
+	int c;
 
-	if (argc == 2 && (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h"))) {
-		cmd_print_help(stdout, &report_cmd);
-		return 0;
+	opts_begin(&parser, report_opt_specs, false);
+	while ((c = opts_next(&parser, argc, argv)) != -1) {
+		switch (c) {
+		case 'h':
+			cmd_print_help(stdout, &report_cmd);
+			return 0;
+		case ':':
+			return pft_refuse("report", "option '%s' needs a value", pft_optname(argv));
+		case '?':
+			return pft_refuse("report", "%s", pft_unknown_option(report_opt_specs, argv));
+		default:
+			format = optarg;
+			if (strcmp(format, "text") && strcmp(format, "json") && strcmp(format, "csv") &&
+			    strcmp(format, "openmetrics") && strcmp(format, "prometheus"))
+				return pft_refuse("report", "--format wants text, json, openmetrics, "
+						  "prometheus or csv, not '%s'", format);
+		}
 	}
-	if (argc != 2 || argv[1][0] == '-') {
+	if (optind + 1 != argc) {
 		fprintf(stderr, "pftrace: report wants one run file: pftrace report RUN.json\n");
 		return 2;
 	}
-	if (runfile_read(argv[1], &rf, err, sizeof(err))) {
+	if (runfile_read(argv[optind], &rf, err, sizeof(err))) {
 		fprintf(stderr, "pftrace: %s\n", err);
 		return 2;
 	}
-	report_commit_text(stdout, &rf.rep);
-	report_verdicts(stdout, &rf.rep);
+	if (!strcmp(format, "text")) {
+		report_commit_text(stdout, &rf.rep);
+		report_verdicts(stdout, &rf.rep);
+	} else if (!strcmp(format, "csv")) {
+		report_csv(stdout, &rf.rep);
+	} else {
+		report_print(&rf.rep, !strcmp(format, "json") ? FORMAT_JSON :
+				      !strcmp(format, "openmetrics") ? FORMAT_OPENMETRICS : FORMAT_PROMETHEUS);
+	}
 	runfile_free(&rf);
 	return fflush(stdout) ? 1 : 0;
 }

@@ -12,6 +12,7 @@
 
 extern const struct opt_spec trace_opt_specs[];
 extern const struct opt_spec common_opt_specs[];
+extern const struct opt_spec report_opt_specs[];
 extern const struct cmd_spec trace_cmd, snapshot_cmd, features_cmd, list_cmd, report_cmd,
 	diff_cmd, merge_cmd, replay_cmd, sites_cmd, whatif_cmd;
 
