@@ -259,6 +259,12 @@ $(OUTPUT)/_pftrace: pftrace
 
 docs: $(DOCS)
 
+# The README's picture, drawn by pftrace plot from two run files the lab
+# measured (docs/examples/); a host test checks it is still what pftrace
+# draws from them, so it cannot be edited by hand or go stale.
+docs/plot-example.svg: docs/examples/avc-6.12-short-chains.json docs/examples/avc-6.12-long-chains.json pftrace
+	$(Q)cd docs/examples && ../../pftrace plot avc-6.12-short-chains.json avc-6.12-long-chains.json -o ../plot-example.svg
+
 PREFIX ?= /usr
 DESTDIR ?=
 install: pftrace $(DOCS)

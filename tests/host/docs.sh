@@ -12,7 +12,7 @@ trap 'rm -rf "$tmp"' EXIT
 # every command's --help, and pftrace help COMMAND, exit 0 and list every
 # option of its table (pftrace __doc options prints the tables)
 "$pftrace" __doc options >"$tmp/options"
-check "the option tables name all ten commands" [ "$(cut -d' ' -f1 "$tmp/options" | sort -u | wc -l)" -eq 10 ]
+check "the option tables name all eleven commands" [ "$(cut -d' ' -f1 "$tmp/options" | sort -u | wc -l)" -eq 11 ]
 for cmd in $(cut -d' ' -f1 "$tmp/options" | sort -u); do
 	if [ "$cmd" = - ]; then help=(--help) helpcmd=(help); else help=("$cmd" --help) helpcmd=(help "$cmd"); fi
 	"$pftrace" "${help[@]}" >"$tmp/help.$cmd" 2>&1
@@ -66,6 +66,31 @@ check "diff: chain lengths in log2 buckets (2 -> 3, 4 -> 7, ...), not one row pe
 check "JSON doubles in 15 significant digits, never json-c's 17" \
 	sh -c "grep -qE '[0-9][.][0-9]{6,}' '$tmp/merged.json' && ! grep -qE '[0-9][.][0-9]{16,}' '$tmp/merged.json'"
 
+# plot: SVG that is well-formed XML, renders (rsvg-convert) to a picture
+# that is not blank, and says what diff says
+svg_ok() { # FILE.svg: parses as XML, and its PNG has ink and colours
+	/usr/bin/python3 -c 'import sys, xml.etree.ElementTree as E; E.parse(sys.argv[1])' "$1" &&
+		rsvg-convert "$1" -o "$1.png" &&
+		"$top/tests/tools/png-ink" "$1.png" | awk '{ exit !($3 > 0.02 && $4 >= 3) }'
+}
+"$pftrace" plot "$run" -o "$tmp/run.svg"
+check "plot RUN: exit 0, well-formed SVG, rendered by rsvg-convert to a picture that is not blank" svg_ok "$tmp/run.svg"
+check "plot RUN: both histograms, with every bucket's count in its tooltip" \
+	sh -c "grep -q 'nodes walked per lookup' '$tmp/run.svg' && grep -q 'position of the found entry' '$tmp/run.svg' && [ \"\$(grep -c '<title>' '$tmp/run.svg')\" -eq \"\$(jq '[.targets[0].chain_walked[], .targets[0].hit_position[]] | length' '$run')\" ]"
+"$pftrace" plot "$run" "$run" -o "$tmp/same.svg"
+check "plot A A: an overlay whose verdict is diff's: no significant difference" \
+	sh -c "grep -q 'show no significant difference' '$tmp/same.svg' && '$pftrace' diff '$run' '$run' | grep -q 'no significant difference'"
+for i in 1 2 3; do jq -c '{interval_end: "t", interval_s: 0.5, targets: [.targets[0]]}' "$run"; done >"$tmp/intervals.jsonl"
+jq -c . "$run" >>"$tmp/intervals.jsonl"
+"$pftrace" plot "$tmp/intervals.jsonl" -o "$tmp/heat.svg"
+check "plot of -i's JSON lines: a heat map, three columns, not blank" \
+	sh -c "svg_ok() { /usr/bin/python3 -c 'import sys, xml.etree.ElementTree as E; E.parse(sys.argv[1])' \"\$1\" && rsvg-convert \"\$1\" -o \"\$1.png\" && '$top/tests/tools/png-ink' \"\$1.png\" | awk '{ exit !(\$3 > 0.02 && \$4 >= 3) }'; }; svg_ok '$tmp/heat.svg' && grep -q 'every 0.5 s' '$tmp/heat.svg' && grep -q '>1.5<' '$tmp/heat.svg' && ! grep -q '>2<' '$tmp/heat.svg'"
+(cd "$top/docs/examples" && "$pftrace" plot avc-6.12-short-chains.json avc-6.12-long-chains.json -o "$tmp/example.svg")
+check "the README's picture is what pftrace plot draws from docs/examples/ now" cmp -s "$tmp/example.svg" "$top/docs/plot-example.svg"
+refuses "plot without -o" "give -o FILE.svg" "$pftrace" plot "$run"
+refuses "plot -o x.png" "plot writes SVG" "$pftrace" plot "$run" -o "$tmp/x.png"
+refuses "plot of three files" "plot wants one run file, or two" "$pftrace" plot "$run" "$run" "$run" -o "$tmp/x.svg"
+
 # the man page: from docs/pftrace.8.scd and the tables, no warnings
 man=$out/pftrace.8
 check "pftrace(8) renders with MANWIDTH=80 man --warnings, without a warning" \
@@ -74,7 +99,7 @@ MANWIDTH=80 man -l "$man" >"$tmp/man.txt" 2>/dev/null
 missing=$(cut -d' ' -f2 "$tmp/options" | sort -u | while read -r o; do grep -q -- "$o" "$tmp/man.txt" || echo "$o"; done)
 check "pftrace(8) documents every option of every command${missing:+ (missing: $missing)}" [ -z "$missing" ]
 check "pftrace(8) has a section for every command" \
-	sh -c "for c in features list report diff merge replay sites snapshot whatif; do grep -q \"^   pftrace \$c\$\" '$tmp/man.txt' || exit 1; done"
+	sh -c "for c in features list report diff merge replay sites snapshot whatif plot; do grep -q \"^   pftrace \$c\$\" '$tmp/man.txt' || exit 1; done"
 
 # bash completion: the generated script, driven as bash would
 complete_words() { # WORD...: what completing the last word offers
@@ -91,7 +116,7 @@ complete_words pftrace --by c >"$tmp/c3"
 check "bash completion: 'pftrace --by c' offers comm and cgroup" sh -c "grep -qx comm '$tmp/c3' && grep -qx cgroup '$tmp/c3'"
 if command -v zsh >/dev/null; then
 	check "zsh completion: the script parses (zsh -n), and names every command" \
-		sh -c "zsh -n '$out/_pftrace' && for c in features list report diff merge replay sites snapshot whatif; do grep -qF \"'\$c:\" '$out/_pftrace' || exit 1; done"
+		sh -c "zsh -n '$out/_pftrace' && for c in features list report diff merge replay sites snapshot whatif plot; do grep -qF \"'\$c:\" '$out/_pftrace' || exit 1; done"
 else
 	not_ok "zsh completion: zsh is not installed (make deps installs it)"
 fi
@@ -105,6 +130,10 @@ for f in usr/bin/pftrace usr/share/man/man8/pftrace.8.gz usr/share/bash-completi
 done
 check "make install DESTDIR: the installed binary runs" sh -c "'$tmp/root/usr/bin/pftrace' --version | grep -q '^pftrace $(cat "$top/VERSION")'"
 check "the installed page is the built one" sh -c "gzip -dc '$tmp/root/usr/share/man/man8/pftrace.8.gz' | cmp -s - '$man'"
+
+# the README's size of the binary is the binary's, within 15%
+check "README: the binary's size as stated (about N MB, M stripped) is within 15% of ./pftrace's" \
+	sh -c "strip -o '$tmp/stripped' '$pftrace' && sed -n 's/.*one static binary (about \([0-9.]*\) MB, \([0-9.]*\) stripped).*/\1 \2/p' '$top/README.md' | awk -v a=\$(stat -c %s '$pftrace') -v b=\$(stat -c %s '$tmp/stripped') 'NF == 2 { n++; if (\$1 * 1e6 < a / 1.15 || \$1 * 1e6 > a * 1.15 || \$2 * 1e6 < b / 1.15 || \$2 * 1e6 > b * 1.15) exit 1 } END { exit !n }'"
 
 # the Debian package, unpacked into a scratch root
 deb=$out/pftrace_$(cat "$top/VERSION")_amd64.deb

@@ -30,6 +30,7 @@ const struct command commands[] = {
 	{ &sites_cmd, cmd_sites },
 	{ &snapshot_cmd, cmd_snapshot },
 	{ &whatif_cmd, cmd_whatif },
+	{ &plot_cmd, cmd_plot },
 };
 const size_t ncommands = sizeof(commands) / sizeof(commands[0]);
 

@@ -14,7 +14,7 @@ extern const struct opt_spec trace_opt_specs[];
 extern const struct opt_spec common_opt_specs[];
 extern const struct opt_spec report_opt_specs[];
 extern const struct cmd_spec trace_cmd, snapshot_cmd, features_cmd, list_cmd, report_cmd,
-	diff_cmd, merge_cmd, replay_cmd, sites_cmd, whatif_cmd;
+	diff_cmd, merge_cmd, replay_cmd, sites_cmd, whatif_cmd, plot_cmd;
 
 struct command {
 	const struct cmd_spec *spec;     /* spec->name NULL: the trace command itself */
@@ -28,6 +28,7 @@ extern const size_t ncommands;
 const struct command *command_named(const char *name);
 /* The subcommand NAME is likely a typo of, or NULL. */
 const char *suggest_command(const char *name);
+int cmd_plot(int argc, char **argv);
 /* pftrace help [COMMAND] */
 int cmd_help(int argc, char **argv);
 /* pftrace __doc scd|bash|zsh|options: the man page's commands, the completions */

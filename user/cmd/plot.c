@@ -1,0 +1,313 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * `pftrace plot`: pictures of run files, as self-contained SVG.
+ *
+ *   pftrace plot RUN.json -o run.svg               chain lengths, hit positions
+ *   pftrace plot BEFORE.json AFTER.json -o d.svg   the two overlaid, and diff's test
+ *   pftrace plot INTERVALS.jsonl -o heat.svg       -i --format json's lines: a heat map
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <json-c/json.h>
+
+#include "cli.h"
+#include "commands.h"
+#include "fileio.h"
+#include "plot_svg.h"
+#include "runfile.h"
+#include "stats.h"
+
+enum { OPT_PLOT_TARGET = 't' };
+
+static const struct opt_spec plot_opt_specs[] = {
+	{ "output", 'o', "FILE.svg", "where the SVG goes (- for stdout)" },
+	{ "target", 't', "FUNC", "the run's target to plot (default the first)" },
+	{ "help", 'h', NULL, "this text" },
+	{ 0 },
+};
+
+const struct cmd_spec plot_cmd = {
+	"plot", "plot RUN.json [RUN2.json] -o FILE.svg [-t FUNC]",
+	"Draws a run as SVG: its chain-length and hit-position histograms (log\n"
+	"scale when the counts span decades); two runs overlaid, with diff's\n"
+	"chi-square verdict; or, from the JSON lines of -i --format json, a heat\n"
+	"map of chain length over time.",
+	plot_opt_specs,
+};
+
+/* JSON lines of intervals are at most this large, and this many columns */
+#define MAX_INTERVALS_BYTES (64u << 20)
+#define MAX_INTERVALS 4096
+
+static const struct target_report *pick(const struct run_report *r, const char *func,
+					const char *name, char *err, size_t errlen)
+{
+	int i;
+
+	for (i = 0; i < r->ntargets; i++)
+		if (!func || !strcmp(r->targets[i].traced, func) ||
+		    !strcmp(r->targets[i].requested, func)) {
+			if (!r->targets[i].sum.self_check_ok) {
+				snprintf(err, errlen, "%s: %s failed its self-check; its walks are not "
+					 "data", name, r->targets[i].traced);
+				return NULL;
+			}
+			return &r->targets[i];
+		}
+	snprintf(err, errlen, "%s: no target %s", name, func ? func : "at all");
+	return NULL;
+}
+
+/* The chain_walked buckets of one interval record's target into SLOTS. */
+static int interval_row(struct json_object *rec, const char *func, __u64 *slots, char *traced,
+			size_t tlen)
+{
+	struct json_object *targets, *t = NULL, *hist;
+	size_t i, n;
+
+	if (!json_object_object_get_ex(rec, "targets", &targets) ||
+	    !json_object_is_type(targets, json_type_array))
+		return -1;
+	for (i = 0; i < json_object_array_length(targets); i++) {
+		struct json_object *c = json_object_array_get_idx(targets, i), *name;
+
+		if (json_object_object_get_ex(c, "traced", &name) &&
+		    (!func || !strcmp(json_object_get_string(name), func))) {
+			t = c;
+			snprintf(traced, tlen, "%s", json_object_get_string(name));
+			break;
+		}
+	}
+	if (!t || !json_object_object_get_ex(t, "chain_walked", &hist) ||
+	    !json_object_is_type(hist, json_type_array))
+		return -1;
+	n = json_object_array_length(hist);
+	for (i = 0; i < n; i++) {
+		struct json_object *b = json_object_array_get_idx(hist, i), *v;
+		int64_t at, count;
+
+		if (!json_object_object_get_ex(b, "min", &v) || (at = json_object_get_int64(v)) < 0 ||
+		    at >= PFT_HIST_SLOTS || !json_object_object_get_ex(b, "count", &v) ||
+		    (count = json_object_get_int64(v)) < 0)
+			return -1;
+		slots[at] = (__u64)count;
+	}
+	return 0;
+}
+
+/* -i --format json's output: interval lines, then the run's own line. */
+static int plot_intervals(FILE *f, const char *path, char *buf, const char *func, char *err,
+			  size_t errlen)
+{
+	__u64 *rows = calloc((size_t)MAX_INTERVALS * PFT_HIST_SLOTS, sizeof(*rows));
+	char *line, *save = NULL, title[256], traced[64] = "";
+	double span = 0;
+	int n = 0, lineno = 0;
+
+	if (!rows) {
+		snprintf(err, errlen, "%s: out of memory", path);
+		return -ENOMEM;
+	}
+	for (line = strtok_r(buf, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
+		struct json_object *rec = json_tokener_parse(line), *v;
+
+		lineno++;
+		if (!rec) {
+			snprintf(err, errlen, "%s: line %d is not JSON", path, lineno);
+			free(rows);
+			return -EINVAL;
+		}
+		/* the last line is the whole run, not an interval */
+		if (json_object_object_get_ex(rec, "interval_s", &v)) {
+			span = json_object_get_double(v);
+			if (n == MAX_INTERVALS || interval_row(rec, func, rows + (size_t)n * PFT_HIST_SLOTS,
+								traced, sizeof(traced))) {
+				snprintf(err, errlen, "%s: line %d: %s", path, lineno, n == MAX_INTERVALS ?
+					 "more than 4096 intervals" : "no chain_walked for the target");
+				json_object_put(rec);
+				free(rows);
+				return -EINVAL;
+			}
+			n++;
+		}
+		json_object_put(rec);
+	}
+	if (!n || !(span > 0)) {
+		snprintf(err, errlen, "%s: no interval records (pftrace -i SECONDS --format json writes them)",
+			 path);
+		free(rows);
+		return -EINVAL;
+	}
+	snprintf(title, sizeof(title), "%s: nodes walked per lookup, every %.3g s", traced, span);
+	plot_heatmap(f, title, rows, n, PFT_HIST_SLOTS, span);
+	free(rows);
+	return 0;
+}
+
+static const char *base_name(const char *path)
+{
+	const char *slash = strrchr(path, '/');
+
+	return slash ? slash + 1 : path;
+}
+
+static int plot_runs(FILE *f, const struct run_report *a, const char *name_a,
+		     const struct run_report *b, const char *name_b, const char *func,
+		     char *err, size_t errlen)
+{
+	const struct target_report *ta = pick(a, func, name_a, err, errlen), *tb = NULL;
+	struct plot_panel panels[2] = {
+		{ "nodes walked per lookup", "nodes walked", { { 0 } }, 0 },
+		{ "position of the found entry in its chain", "position (1: the first node)", { { 0 } }, 0 },
+	};
+	char title[256], note[256], label_a[160], label_b[160];
+	struct chi_square chi;
+	int p;
+
+	if (!ta)
+		return -EINVAL;
+	if (b && !(tb = pick(b, ta->traced, name_b, err, errlen)))
+		return -EINVAL;
+	snprintf(label_a, sizeof(label_a), "%s%s (%llu lookups)", b ? "before: " : "", base_name(name_a),
+		 (unsigned long long)ta->stats.lookups);
+	if (tb)
+		snprintf(label_b, sizeof(label_b), "after: %s (%llu lookups)", base_name(name_b),
+			 (unsigned long long)tb->stats.lookups);
+	for (p = 0; p < 2; p++) {
+		panels[p].series[0] = (struct plot_series){ label_a,
+			p ? ta->stats.hit_pos_hist : ta->stats.chain_walked_hist, PFT_HIST_SLOTS };
+		panels[p].nseries = 1;
+		if (tb) {
+			panels[p].series[1] = (struct plot_series){ label_b,
+				p ? tb->stats.hit_pos_hist : tb->stats.chain_walked_hist, PFT_HIST_SLOTS };
+			panels[p].nseries = 2;
+		}
+	}
+	snprintf(title, sizeof(title), "%s, %s%s%s", ta->traced, a->kernel_release,
+		 tb && strcmp(a->kernel_release, b->kernel_release) ? " and " : "",
+		 tb && strcmp(a->kernel_release, b->kernel_release) ? b->kernel_release : "");
+	note[0] = '\0';
+	if (tb) {
+		/* the same test diff prints, on the same counts */
+		chi_square_2xk(ta->stats.chain_walked_hist, tb->stats.chain_walked_hist,
+			       PFT_HIST_SLOTS, &chi);
+		if (!chi.df)
+			snprintf(note, sizeof(note), "chain lengths: too few distinct lengths to test");
+		else
+			snprintf(note, sizeof(note), "chain lengths %s: chi-square %.4g, df %d, p %s%.3g",
+				 chi.p_value < 0.01 ? "differ significantly" : "show no significant difference",
+				 chi.statistic, chi.df, chi.p_value < 1e-300 ? "< " : "= ",
+				 chi.p_value < 1e-300 ? 1e-300 : chi.p_value);
+	}
+	plot_histograms(f, title, panels, ta->stats.walk_hits || (tb && tb->stats.walk_hits) ? 2 : 1,
+			note[0] ? note : NULL);
+	return 0;
+}
+
+/* a file whose first line is an interval record: -i --format json's output */
+static bool is_intervals(const char *buf)
+{
+	const char *nl = strchr(buf, '\n');
+	struct json_object *rec, *v;
+	char *first = nl ? strndup(buf, (size_t)(nl - buf)) : strdup(buf);
+	bool yes;
+
+	rec = first ? json_tokener_parse(first) : NULL;
+	yes = rec && json_object_is_type(rec, json_type_object) &&
+	      json_object_object_get_ex(rec, "interval_s", &v);
+	json_object_put(rec);
+	free(first);
+	return yes;
+}
+
+int cmd_plot(int argc, char **argv)
+{
+	const char *out = NULL, *func = NULL;
+	struct run_file *runs = NULL;
+	struct opt_parser parser;
+	char err[PFT_ERRLEN], *buf = NULL, *svg = NULL;
+	size_t len = 0, svglen = 0;
+	FILE *f = NULL;
+	int c, nfiles, rc = 2, i, nread = 0;
+
+	opts_begin(&parser, plot_opt_specs, false);
+	while ((c = opts_next(&parser, argc, argv)) != -1) {
+		switch (c) {
+		case 'h':
+			cmd_print_help(stdout, &plot_cmd);
+			return 0;
+		case 'o':
+			out = optarg;
+			break;
+		case 't':
+			func = optarg;
+			break;
+		case ':':
+			return pft_refuse("plot", "option '%s' needs a value", pft_optname(argv));
+		default:
+			return pft_refuse("plot", "%s", pft_unknown_option(plot_opt_specs, argv));
+		}
+	}
+	nfiles = argc - optind;
+	if (nfiles < 1 || nfiles > 2)
+		return pft_refuse("plot", "plot wants one run file, or two to compare, or -i's JSON lines");
+	if (!out)
+		return pft_refuse("plot", "give -o FILE.svg (- for stdout)");
+	if (!output_is_stdout(out) && (strlen(out) < 4 || strcmp(out + strlen(out) - 4, ".svg")))
+		return pft_refuse("plot", "-o %s: plot writes SVG, to a name ending in .svg", out);
+	if (!output_is_stdout(out) && check_output_path(out, err, sizeof(err)))
+		return pft_refuse("plot", "%s", err);
+	f = open_memstream(&svg, &svglen);
+	runs = calloc(2, sizeof(*runs));
+	if (!f || !runs) {
+		fprintf(stderr, "pftrace: plot: out of memory\n");
+		rc = 1;
+		goto out;
+	}
+	if (read_regular_file("", argv[optind], MAX_INTERVALS_BYTES, &buf, &len, err, sizeof(err))) {
+		fprintf(stderr, "pftrace: %s\n", err);
+		goto out;
+	}
+	if (is_intervals(buf)) {
+		if (nfiles != 1) {
+			rc = pft_refuse("plot", "a heat map is of one run's intervals");
+			goto out;
+		}
+		if (plot_intervals(f, argv[optind], buf, func, err, sizeof(err))) {
+			fprintf(stderr, "pftrace: %s\n", err);
+			goto out;
+		}
+	} else {
+		for (i = 0; i < nfiles; i++, nread++)
+			if (runfile_read(argv[optind + i], &runs[i], err, sizeof(err))) {
+				fprintf(stderr, "pftrace: %s\n", err);
+				goto out;
+			}
+		if (plot_runs(f, &runs[0].rep, argv[optind], nfiles > 1 ? &runs[1].rep : NULL,
+			      nfiles > 1 ? argv[optind + 1] : NULL, func, err, sizeof(err))) {
+			fprintf(stderr, "pftrace: %s\n", err);
+			goto out;
+		}
+	}
+	if (fclose(f)) {
+		f = NULL;
+		fprintf(stderr, "pftrace: plot: out of memory\n");
+		rc = 1;
+		goto out;
+	}
+	f = NULL;
+	rc = write_file_atomic(out, svg, svglen, err, sizeof(err)) ? 1 : 0;
+	if (rc)
+		fprintf(stderr, "pftrace: %s\n", err);
+out:
+	if (f)
+		fclose(f);
+	for (i = 0; i < nread; i++)
+		runfile_free(&runs[i]);
+	free(runs);
+	free(buf);
+	free(svg);
+	return rc;
+}
