@@ -91,6 +91,15 @@ refuses "plot without -o" "give -o FILE.svg" "$pftrace" plot "$run"
 refuses "plot -o x.png" "plot writes SVG" "$pftrace" plot "$run" -o "$tmp/x.png"
 refuses "plot of three files" "plot wants one run file, or two" "$pftrace" plot "$run" "$run" "$run" -o "$tmp/x.svg"
 
+# a status line for long work, on a terminal only (script(1) gives a pty)
+script -qfec "'$pftrace' replay --synthetic chain=20 -r 30" /dev/null >"$tmp/tty.out" 2>&1
+check "on a terminal: replay shows its passes, and clears the line before its report" \
+	sh -c "grep -q \"\$(printf '\rreplay: pass 1 of 30')\" '$tmp/tty.out' && grep -q \"\$(printf '\r\033\\[K')\" '$tmp/tty.out' && grep -q 'per lookup' '$tmp/tty.out'"
+script -qfec "'$pftrace' replay --synthetic chain=20 -r 30 -q" /dev/null >"$tmp/tty-q.out" 2>&1
+check "on a terminal with -q: no status line" sh -c "! grep -q 'replay: pass' '$tmp/tty-q.out' && grep -q 'per lookup' '$tmp/tty-q.out'"
+"$pftrace" replay --synthetic chain=20 -r 30 >"$tmp/pipe.out" 2>&1
+check "into a pipe: no status line" sh -c "! grep -q 'replay: pass' '$tmp/pipe.out' && grep -q 'per lookup' '$tmp/pipe.out'"
+
 # the man page: from docs/pftrace.8.scd and the tables, no warnings
 man=$out/pftrace.8
 check "pftrace(8) renders with MANWIDTH=80 man --warnings, without a warning" \

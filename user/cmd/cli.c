@@ -10,6 +10,7 @@
 #include "commands.h"
 #include "opts.h"
 #include "fileio.h"
+#include "progress.h"
 #include "suggest.h"
 
 enum { OPT_FORMAT = 256, OPT_BTF, OPT_DRY_RUN, OPT_SAMPLE, OPT_MAX_OVERHEAD, OPT_NO_SAMPLES,
@@ -51,6 +52,7 @@ const struct opt_spec trace_opt_specs[] = {
 	{ "vmlinux", OPT_VMLINUX, "FILE", "kernel text for the annotation where there is no\n"
 					  "/proc/kcore (else it is read through BPF)" },
 	{ "knob", 'C', "KEY=VALUE", "a rare knob (below)" },
+	{ "quiet", 'q', NULL, "no status line (shown only when stdout and stderr are a terminal)" },
 	{ "verbose", 'v', NULL, "explain the plan, show libbpf's messages" },
 	{ "help", 'h', NULL, "this text" },
 	{ "version", 'V', NULL, "print the version" },
@@ -354,6 +356,9 @@ int parse_trace_opts(int argc, char **argv, struct trace_opts *o)
 			break;
 		case 'v':
 			o->common.verbose = true;
+			break;
+		case 'q':
+			progress_quiet();
 			break;
 		case 'h':
 			print_usage(stdout);

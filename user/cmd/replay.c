@@ -30,6 +30,7 @@
 #include "commands.h"
 #include "opts.h"
 #include "output.h"
+#include "progress.h"
 #include "replay.h"
 #include "stats.h"
 #include "targets.h"
@@ -462,6 +463,7 @@ static const struct opt_spec replay_opt_specs[] = {
 	{ "reps", 'r', "N", "passes of each option, 5 to 255 (default 21)" },
 	{ "output", 'o', "FILE", "the run file with a \"replay\" section added (- for stdout)" },
 	{ "format", OPT_REPLAY_FORMAT, "FORMAT", "text or json (default text)" },
+	{ "quiet", 'q', NULL, "no status line of the passes on a terminal" },
 	{ "help", 'h', NULL, "this text" },
 	{ 0 },
 };
@@ -499,6 +501,9 @@ static int parse_replay_opts(int argc, char **argv, struct replay_opts *o)
 			if (output_extension_check(optarg, false, ext_err, sizeof(ext_err)))
 				return bad("%s", ext_err);
 			o->out = optarg;
+			break;
+		case 'q':
+			progress_quiet();
 			break;
 		case 'r':
 			l = strtol(optarg, &end, 10);
@@ -587,6 +592,7 @@ static int time_options(struct replay_bench *b, int reps)
 		opt_fn[o](t->buckets, t->seq, t->nseq);            /* warm-up */
 	}
 	for (r = 0; r < reps; r++) {
+		progress("replay: pass %d of %d", r + 1, reps);
 		/* a rotating order: no option always runs first after another */
 		for (o = 0; o < NOPTS; o++) {
 			int which = (o + r) % NOPTS;
@@ -601,6 +607,8 @@ static int time_options(struct replay_bench *b, int reps)
 		for (o = 0; o < NOPTS; o++)
 			b->ratios[o][r] = b->samples[o][r] / b->samples[OPT_NONE][r];
 	}
+	progress_done();
+
 	for (o = 0; o < NOPTS; o++) {
 		b->e[o] = estimate(b->samples[o], reps);
 		b->ratio[o] = estimate(b->ratios[o], reps);

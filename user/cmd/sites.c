@@ -18,6 +18,7 @@
 #include <linux/perf_event.h>
 #include <json-c/json.h>
 
+#include "progress.h"
 #include "annotate.h"
 #include "caps.h"
 #include "cli.h"
@@ -103,6 +104,7 @@ static int scan(struct census *c, struct ktext *kt, const struct kfunc *funcs, i
 		unsigned long start = funcs[i].addr, end = start;
 		int j = i;
 
+		progress("sites: %d of %d functions read", i - first, last - first);
 		/* as many whole functions as fit the slice (a huge one alone) */
 		while (j < last && funcs[j].size <= SLICE && funcs[j].addr + funcs[j].size - start <= SLICE) {
 			end = funcs[j].addr + funcs[j].size;
@@ -133,6 +135,7 @@ static int scan(struct census *c, struct ktext *kt, const struct kfunc *funcs, i
 				add_sites(c, &funcs[i], code, funcs[i].size, r);
 		}
 	}
+	progress_done();
 	free(buf);
 	return 0;
 }
@@ -228,6 +231,7 @@ static const struct opt_spec sites_opt_specs[] = {
 	{ "vmlinux", OPT_VMLINUX, "FILE", "the running kernel's vmlinux, for text as linked" },
 	{ "format", OPT_FORMAT, "FORMAT", "text or json (default text)" },
 	{ "verbose", 'v', NULL, "show libbpf's messages" },
+	{ "quiet", 'q', NULL, "no status line of the scan on a terminal" },
 	{ "help", 'h', NULL, "this text" },
 	{ 0 },
 };
@@ -292,6 +296,9 @@ static int parse_sites_opts(int argc, char **argv, struct sites_opts *o)
 				o->format = FORMAT_JSON;
 			else if (strcmp(optarg, "text"))
 				return sites_bad("--format wants text or json, not '%s'", optarg);
+			break;
+		case 'q':
+			progress_quiet();
 			break;
 		case 'v':
 			o->verbose = true;

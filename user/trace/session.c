@@ -27,6 +27,7 @@
 #include "feature_probe.h"
 #include "ktext.h"
 #include "output.h"
+#include "progress.h"
 #include "report.h"
 #include "sampling.h"
 #include "session.h"
@@ -803,7 +804,7 @@ static bool over_overhead_cap(struct session *s, double now)
 static void wait_for_end(struct session *s)
 {
 	const struct trace_opts *o = s->opts;
-	double deadline, next_tick, next_cap_check = INFINITY;
+	double deadline, next_tick, next_cap_check = INFINITY, next_status = INFINITY;
 
 	if (!o->command && o->common.format == FORMAT_TEXT)
 		fprintf(stderr, "Tracing %d function%s... Hit Ctrl-C to end.\n", s->ntargets,
@@ -812,6 +813,9 @@ static void wait_for_end(struct session *s)
 	s->start = monotonic_s();
 	deadline = o->duration_s ? s->start + o->duration_s : INFINITY;
 	next_tick = o->interval_s ? s->start + o->interval_s : INFINITY;
+	/* a terminal sees the time left (or traced) once a second */
+	if (progress_on())
+		next_status = s->start;
 	if (o->max_overhead_pct) {
 		next_cap_check = s->start + 1;
 		s->cap_window_start = s->start;
@@ -822,9 +826,21 @@ static void wait_for_end(struct session *s)
 
 		if (now >= deadline) {
 			s->end_reason = "duration";
+			progress_done();
 			return;
 		}
+		if (now >= next_status) {
+			if (isinf(deadline))
+				progress("tracing %d function%s: %.0f s (Ctrl-C ends)", s->ntargets,
+					 s->ntargets == 1 ? "" : "s", now - s->start);
+			else
+				progress("tracing %d function%s: %.0f s left", s->ntargets,
+					 s->ntargets == 1 ? "" : "s", ceil(deadline - now));
+			next_status += 1;
+			continue;
+		}
 		if (now >= next_tick) {
+			progress_done();
 			print_interval(s, s->prev, o->interval_s);
 			if (o->output_path && output_is_prometheus(o->output_path))
 				write_interval_metrics(s);
@@ -839,9 +855,12 @@ static void wait_for_end(struct session *s)
 			next_cap_check = now + 1;
 			continue;
 		}
-		s->end_reason = workload_wait(&s->run, fmin(fmin(deadline, next_tick), next_cap_check));
-		if (s->end_reason)
+		s->end_reason = workload_wait(&s->run, fmin(fmin(fmin(deadline, next_tick), next_cap_check),
+							     next_status));
+		if (s->end_reason) {
+			progress_done();
 			return;
+		}
 	}
 }
 

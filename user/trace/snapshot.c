@@ -14,6 +14,7 @@
 
 #include "aggregate.h"
 #include "kernel.h"
+#include "progress.h"
 #include "snapshot.h"
 
 #define SNAP_PROG "snapshot_table"
@@ -158,9 +159,12 @@ static int walk_table(struct target *t, bool with_keys, struct walk_result *w,
 			w->nkeys += buf->st.nodes;
 		}
 		runs++;
+		progress("snapshot %s: %llu of %llu buckets", func, (unsigned long long)done,
+			 (unsigned long long)w->slots);
 		if (buf->st.bucket >= w->slots)
 			break;
 	}
+	progress_done();
 	w->cut = buf->st.cut;
 	w->restarts = buf->st.restarts + restarts;
 	free(buf);
