@@ -62,6 +62,11 @@ UNIT_BINS := $(patsubst tests/unit/%.c,$(OUTPUT)/unit/%,$(UNIT_SRCS))
 WORKLOAD_SRCS := $(wildcard tests/lab/workloads/*.c)
 WORKLOADS := $(patsubst tests/lab/workloads/%.c,$(OUTPUT)/lab/bin/%,$(WORKLOAD_SRCS))
 VERSION := $(shell cat VERSION 2>/dev/null || echo 0.0.0)
+# Defined before any rule names them: make expands a prerequisite list when
+# it reads the rule, so a later definition leaves the list empty (the unit
+# target once built neither, and a fresh clone's docs tests failed).
+DOCS := $(OUTPUT)/pftrace.8 $(OUTPUT)/pftrace.bash $(OUTPUT)/_pftrace
+DEB := $(OUTPUT)/pftrace_$(VERSION)_amd64.deb
 
 .PHONY: all deps demo test test-all unit fuzz lab lab-test bench soak clean vmlinux-header check-static check-pure check-layers docs install deb
 .DELETE_ON_ERROR:
@@ -244,7 +249,6 @@ check-static: pftrace
 # --- the man page, the completions, install, the package ---------------------
 # pftrace(8) and the completions come from the same option tables as
 # --help (user/cmd/commands.c prints them): nothing to keep in step.
-DOCS := $(OUTPUT)/pftrace.8 $(OUTPUT)/pftrace.bash $(OUTPUT)/_pftrace
 
 $(OUTPUT)/pftrace.8: docs/pftrace.8.scd pftrace
 	$(call msg,SCDOC,$@)
@@ -277,7 +281,6 @@ install: pftrace $(DOCS)
 	$(Q)install -D -m 0644 LICENSE $(DESTDIR)$(PREFIX)/share/doc/pftrace/copyright
 
 # A Debian package of the static binary, its page and completions (dpkg-deb, no debhelper).
-DEB := $(OUTPUT)/pftrace_$(VERSION)_amd64.deb
 deb: $(DEB)
 $(DEB): pftrace $(DOCS) LICENSE
 	$(call msg,DEB,$@)
