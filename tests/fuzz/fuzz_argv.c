@@ -48,7 +48,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			abort();
 	}
 	memset(&co, 0, sizeof(co));
-	rc = parse_common_opts(argc, argv, &co, "fuzz");
+	rc = parse_common_opts(argc, argv, &co, "snapshot");
 	if (rc != 0 && rc != 2 && rc != -1)
 		abort();
 	free(buf);

@@ -478,8 +478,12 @@ int parse_common_opts(int argc, char **argv, struct common_opts *o, const char *
 				return 2;
 			break;
 		case 'h':
-			cmd_print_help(stdout, command_named(cmd)->spec);
+		{
+			const struct command *named = command_named(cmd);
+
+			cmd_print_help(stdout, named ? named->spec : &trace_cmd);
 			return -1;
+		}
 		case OPT_BTF:
 			o->btf_path = optarg;
 			break;

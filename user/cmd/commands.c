@@ -34,29 +34,6 @@ const struct command commands[] = {
 };
 const size_t ncommands = sizeof(commands) / sizeof(commands[0]);
 
-const struct command *command_named(const char *name)
-{
-	size_t i;
-
-	for (i = 0; i < ncommands; i++)
-		if (commands[i].spec->name && !strcmp(commands[i].spec->name, name))
-			return &commands[i];
-	return NULL;
-}
-
-const char *suggest_command(const char *name)
-{
-	const char *names[16];
-	size_t i, n = 0;
-
-	for (i = 0; i < ncommands && n < 14; i++)
-		if (commands[i].spec->name)
-			names[n++] = commands[i].spec->name;
-	names[n++] = "help";
-	names[n++] = "version";
-	return suggest_name(name, names, n);
-}
-
 int cmd_help(int argc, char **argv)
 {
 	const struct command *c;
