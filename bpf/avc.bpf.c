@@ -63,6 +63,8 @@ static bool __always_inline avc_node_matches(const struct node_window *win, cons
 		(WIN(win, 0, __u32, AVC_OFF(ae.tsid)) ^ k->tsid)) == 0;
 }
 
+DEFINE_WALK_STEP(avc_step, PFT_END_NULL, AVC_OFF(list), 0, AVC_OFF(list) + 8, avc_node_matches)
+
 static __always_inline void avc_walk(struct chain_walk *w, __u64 avc,
 				     const struct avc_key *k)
 {
@@ -81,8 +83,7 @@ static __always_inline void avc_walk(struct chain_walk *w, __u64 avc,
 		return;
 	}
 	/* the window: the entry's key at its start up to list.next */
-	walk_chain(w, first, PFT_END_NULL, AVC_OFF(list), 0, AVC_OFF(list) + 8,
-		   avc_node_matches, k);
+	walk_chain(w, first, PFT_END_NULL, AVC_OFF(list), avc_step, k, sizeof(*k));
 	count_key(k->ssid | (__u64)k->tsid << 32, k->tclass, w);
 }
 

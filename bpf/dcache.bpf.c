@@ -54,6 +54,8 @@ static bool __always_inline dentry_matches(const struct node_window *win, const 
 		(((pprev | -pprev) >> 63) ^ 1)) == 0;
 }
 
+DEFINE_WALK_STEP(dentry_step, PFT_END_NULL, D_OFF(d_hash), D_LO, D_LEN, dentry_matches)
+
 /* __ro_after_init: read on first use */
 __u64 dentry_hashtable_cached;
 __u32 d_hash_shift_cached;
@@ -76,8 +78,7 @@ static __always_inline void dcache_walk(struct chain_walk *w, __u64 parent, __u6
 	}
 	note_table_slots(1ULL << (32 - shift));
 	first = kread_u64(table + ((__u32)k.hash_len >> shift) * sizeof(struct hlist_bl_head));
-	walk_chain(w, first & ~1ULL, PFT_END_NULL, D_OFF(d_hash), D_LO, D_LEN,
-		   dentry_matches, &k);
+	walk_chain(w, first & ~1ULL, PFT_END_NULL, D_OFF(d_hash), dentry_step, &k, sizeof(k));
 	count_key(k.hash_len, 0, w);
 }
 

@@ -44,6 +44,8 @@ static bool __always_inline inode_matches(const struct node_window *win, const v
 		(WIN(win, I_LO, __u64, I_OFF(i_sb)) ^ k->sb)) == 0;
 }
 
+DEFINE_WALK_STEP(inode_step, PFT_END_NULL, I_OFF(i_hash), I_LO, I_LEN, inode_matches)
+
 __u32 i_hash_shift_cached;   /* __ro_after_init: read on first use */
 
 static __always_inline void inode_walk(struct chain_walk *w, __u64 sb, __u64 head, __u64 ino,
@@ -55,7 +57,7 @@ static __always_inline void inode_walk(struct chain_walk *w, __u64 sb, __u64 hea
 	if (shift && shift < 32)
 		note_table_slots(1ULL << shift);
 	walk_chain(w, (__u64)ARG_FIELD(typed, head, struct hlist_head, first), PFT_END_NULL,
-		   I_OFF(i_hash), I_LO, I_LEN, inode_matches, &k);
+		   I_OFF(i_hash), inode_step, &k, sizeof(k));
 	count_key(k.sb, k.ino, w);
 }
 

@@ -44,6 +44,8 @@ static bool __always_inline mount_matches(const struct node_window *win, const v
 		(WIN(win, M_LO, __u64, M_OFF(mnt_mountpoint)) ^ k->dentry)) == 0;
 }
 
+DEFINE_WALK_STEP(mount_step, PFT_END_NULL, M_OFF(mnt_hash), M_LO, M_LEN, mount_matches)
+
 /* __ro_after_init: read on first use (the shift may be 0: re-read, cheap) */
 __u64 mount_hashtable_cached;
 __u32 m_hash_shift_cached, m_hash_mask_cached;
@@ -68,7 +70,7 @@ static __always_inline void mount_walk(struct chain_walk *w, __u64 mnt, __u64 de
 	tmp = k.mnt / L1_CACHE_BYTES + k.dentry / L1_CACHE_BYTES;
 	tmp += tmp >> (shift & 63);
 	walk_chain(w, kread_u64(table + (tmp & mask) * sizeof(struct hlist_head)),
-		   PFT_END_NULL, M_OFF(mnt_hash), M_LO, M_LEN, mount_matches, &k);
+		   PFT_END_NULL, M_OFF(mnt_hash), mount_step, &k, sizeof(k));
 	count_key(k.mnt, k.dentry, w);
 }
 

@@ -57,6 +57,8 @@ static bool __always_inline sock_matches(const struct node_window *win, const vo
 		(WIN(win, SK_LO, __u32, SK_OFF(skc_portpair)) ^ k->portpair)) == 0;
 }
 
+DEFINE_WALK_STEP(sock_step, PFT_END_NULLS, SK_OFF(skc_nulls_node), SK_LO, SK_LEN, sock_matches)
+
 static __always_inline void tcp_walk(struct chain_walk *w, __u64 net, __u64 hashinfo,
 				     __u32 saddr, __u16 sport, __u32 daddr, __u16 hnum,
 				     bool typed)
@@ -88,7 +90,7 @@ static __always_inline void tcp_walk(struct chain_walk *w, __u64 net, __u64 hash
 	}
 	note_table_slots((__u64)mask + 1);
 	walk_chain(w, kread_u64(ehash + (__u64)(k.hash & mask) * sizeof(struct inet_ehash_bucket)),
-		   PFT_END_NULLS, SK_OFF(skc_nulls_node), SK_LO, SK_LEN, sock_matches, &k);
+		   PFT_END_NULLS, SK_OFF(skc_nulls_node), sock_step, &k, sizeof(k));
 	count_key(k.hash, 0, w);
 }
 

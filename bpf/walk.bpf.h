@@ -206,39 +206,86 @@ static __always_inline const void *win_at(const struct node_window *win, __u32 o
 typedef bool (*node_match_fn)(const struct node_window *win, const void *key);
 
 /*
- * hlist_node, hlist_bl_node and hlist_nulls_node all keep their "next"
- * pointer as the first member: one walk serves the three list kinds.
- * link is the list node's offset in the entry; lo and len the window
- * (see above). All three are CO-RE constants of the recipe.
+ * One node of a chain, in a global function of its recipe (see
+ * DEFINE_WALK_STEP): the verifier checks a global function once, so a
+ * walk of PFT_MAX_WALK steps costs it a call per step instead of the
+ * whole window read and match again at every step (127,013 instructions
+ * verified for the dcache on 6.12, 516 ms of start-up under QEMU).
+ *
+ * The result is one tagged word: the next pointer (a kernel address, top
+ * bits 11) or the chain's end (0, or a nulls marker: top bits 00) when
+ * the entry does not match; STEP_HIT, with bit 0 set when the hit node
+ * was the last, when it does; STEP_FAULT when the window is unreadable
+ * or its next pointer is neither an end nor a kernel address.
  */
-static __always_inline void walk_chain(struct chain_walk *w, __u64 first,
-				       enum pft_chain_end end, __u32 link, __u32 lo,
+#define STEP_TAG(v) ((v) >> 62)
+#define STEP_HIT (1ULL << 62)
+#define STEP_FAULT (2ULL << 62)
+
+static __always_inline __u64 walk_step(__u64 pos, enum pft_chain_end end, __u32 link, __u32 lo,
 				       __u32 len, node_match_fn match, const void *key)
 {
 	struct node_window win;
-	__u64 pos = first, entry, next;
+	__u64 entry = pos - link, next;
+
+	if (len > PFT_WINDOW_BYTES)
+		len = PFT_WINDOW_BYTES;
+	if (bpf_probe_read_kernel(&win, len, (void *)(entry + lo)))
+		return STEP_FAULT;
+	next = WIN(&win, lo, __u64, link);
+	if (!chain_at_end(next, end) && STEP_TAG(next) != 3)
+		return STEP_FAULT;
+	if (match(&win, key))
+		return STEP_HIT | chain_at_end(next, end);
+	return next;
+}
+
+/*
+ * A recipe's step: NAME(pos, k0, k1, k2), its key passed as three words
+ * (every recipe's key fits in 24 bytes), scalars only so that 5.10's
+ * verifier takes it. link, lo and len are CO-RE constants of the recipe.
+ */
+#define DEFINE_WALK_STEP(name, end, link, lo, len, match)			\
+__noinline __u64 name(__u64 pos, __u64 k0, __u64 k1, __u64 k2)			\
+{										\
+	__u64 kw[3] = { k0, k1, k2 };						\
+										\
+	return walk_step(pos, end, link, lo, len, match, kw);			\
+}
+
+typedef __u64 (*walk_step_fn)(__u64 pos, __u64 k0, __u64 k1, __u64 k2);
+
+/*
+ * hlist_node, hlist_bl_node and hlist_nulls_node all keep their "next"
+ * pointer as the first member: one walk serves the three list kinds.
+ * link is the list node's offset in the entry, STEP the recipe's step
+ * (DEFINE_WALK_STEP) and KEY, KEYLEN bytes, what it looks for.
+ */
+static __always_inline void walk_chain(struct chain_walk *w, __u64 first, enum pft_chain_end end,
+				       __u32 link, walk_step_fn step, const void *key,
+				       __u32 keylen)
+{
+	__u64 kw[3] = {}, pos = first, v;
 	int i;
 
 	__builtin_memset(w, 0, sizeof(*w));
-	if (len > PFT_WINDOW_BYTES)
-		len = PFT_WINDOW_BYTES;
+	__builtin_memcpy(kw, key, keylen <= sizeof(kw) ? keylen : sizeof(kw));
 	for (i = 0; i < PFT_MAX_WALK; i++) {
 		if (chain_at_end(pos, end))
 			return;
 		w->walked++;
-		entry = pos - link;
-		if (bpf_probe_read_kernel(&win, len, (void *)(entry + lo))) {
+		v = step(pos, kw[0], kw[1], kw[2]);
+		if (STEP_TAG(v) == 1) {
+			w->hit = 1;
+			w->found = pos - link;
+			w->next_null = v & 1;
+			return;
+		}
+		if (STEP_TAG(v) == 2) {
 			w->fault = 1;
 			return;
 		}
-		next = WIN(&win, lo, __u64, link);
-		if (match(&win, key)) {
-			w->hit = 1;
-			w->found = entry;
-			w->next_null = chain_at_end(next, end);
-			return;
-		}
-		pos = next;
+		pos = v;
 	}
 	w->truncated = !chain_at_end(pos, end);
 }
