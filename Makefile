@@ -128,6 +128,22 @@ $(OUTPUT)/unit/%: tests/unit/%.c $(LIB_OBJS) $(wildcard tests/unit/*.h) | $(OUTP
 	$(call msg,CC,$@)
 	$(Q)$(CC) $(CFLAGS) -Itests/unit $(filter-out %.h,$^) $(TEST_LIBS) -o $@
 
+# The native micro-benchmark of a node's cost (bench/micro): make bench
+# runs it for figures, make test once to see that it still loads and runs.
+$(OUTPUT)/bench/walk_bench.bpf.o: bench/micro/walk_bench.bpf.c vmlinux/vmlinux.h
+	$(call msg,BPF,$@)
+	$(Q)mkdir -p $(@D)
+	$(Q)$(CLANG) $(BPF_CFLAGS) -c $< -o $@
+	$(Q)$(LLVM_STRIP) -g $@
+
+$(OUTPUT)/bench/walk_bench.skel.h: $(OUTPUT)/bench/walk_bench.bpf.o
+	$(call msg,GEN-SKEL,$@)
+	$(Q)$(BPFTOOL) gen skeleton $< > $@
+
+$(OUTPUT)/bench/walk-bench: bench/micro/walk-bench.c $(OUTPUT)/bench/walk_bench.skel.h
+	$(call msg,CC,$@)
+	$(Q)$(CC) $(CFLAGS) -I$(OUTPUT)/bench $< $(STATIC_LIBS) -static -o $@
+
 # CO-RE checker and its negative control (tests/host/core.sh)
 TOOLS := $(OUTPUT)/tools/core-check $(OUTPUT)/tools/core-bad.bpf.o
 
@@ -150,7 +166,8 @@ $(OUTPUT)/asan/pftrace: $(ASAN_SRCS) $(REPLAY_WALKS) $(SKELS) $(wildcard user/*/
 		-D_GNU_SOURCE -DPFTRACE_VERSION='"$(VERSION)"' $(INCLUDES) $(ASAN_SRCS) $(REPLAY_WALKS) \
 		$(STATIC_LIBS) -o $@
 
-unit: $(UNIT_BINS) $(TOOLS) $(BPF_OBJS) pftrace $(OUTPUT)/asan/pftrace $(DOCS) $(DEB)
+unit: $(UNIT_BINS) $(TOOLS) $(BPF_OBJS) pftrace $(OUTPUT)/asan/pftrace $(DOCS) $(DEB) \
+	$(OUTPUT)/bench/walk-bench
 	$(Q)PFTRACE_ASAN=$(OUTPUT)/asan/pftrace tests/unit/run $(UNIT_BINS)
 
 # libFuzzer targets, instrumented with AddressSanitizer and UBSan; each
@@ -318,9 +335,11 @@ demo: deps
 	$(Q)tests/lab/demo
 
 # what pftrace costs and how it holds up: figures, not pass/fail tests
-bench: deps
+bench: deps $(OUTPUT)/bench/walk-bench
 	$(Q)bench/replay
-	$(Q)bench/run
+	$(Q)$(OUTPUT)/bench/walk-bench --json $(OUTPUT)/bench/micro.json
+	$(Q)bench/run --json $(OUTPUT)/bench/run.json
+	$(Q)bench/compare bench/baseline.json $(OUTPUT)/bench/run.json $(OUTPUT)/bench/micro.json
 	$(Q)bench/avc-hash-table
 
 soak: deps

@@ -12,33 +12,84 @@ tree-walk -d 2 -w 60 -r 4 /tmp/bench >/dev/null
 avc-load -t 8 -D user_t,daemon_t,worker_t -r 1500 2>/dev/null
 W
 
-# run CASE [PFTRACE-ARGS...]: the workload's guest time, ROUNDS times,
-# untraced when no arguments are given
+# Linus's 2011 benchmark: make on a fully built tree, where every target
+# is up to date and make only looks at files (bench/run ships GNU make).
+# MAKE_TARGETS targets in MAKE_DIRS directories, each from its own source.
+if command -v make >/dev/null; then
+	mk=/tmp/mk
+	ndirs=${MAKE_DIRS:-20} per=${MAKE_PER_DIR:-150}
+	mkdir -p "$mk"
+	: >"$mk/Makefile"
+	all=
+	d=0
+	while [ $d -lt "$ndirs" ]; do
+		mkdir -p "$mk/src$d" "$mk/obj$d"
+		i=0
+		while [ $i -lt "$per" ]; do
+			echo "int f$i;" >"$mk/src$d/f$i.c"
+			all="$all obj$d/f$i.o"
+			i=$((i + 1))
+		done
+		d=$((d + 1))
+	done
+	{
+		echo "all:$all"
+		echo "obj%.o: src%.c"
+		printf '\t@cp $< $@\n'
+	} >>"$mk/Makefile"
+	make -s -C "$mk" -j1 >/dev/null
+	echo "=== VALUE make_targets $((ndirs * per))"
+	echo 'make -s -C /tmp/mk >/dev/null' >/tmp/noop-make
+	# the no-op build must be one: nothing left to make
+	if [ -n "$(make -n -C "$mk" 2>/dev/null | grep -v '^make')" ]; then
+		echo "=== VALUE make_not_noop 1"
+	fi
+fi
+
+# run CASE WORKLOAD [PFTRACE-ARGS...]: the workload's guest time, ROUNDS
+# times, untraced when no arguments are given
 run() {
-	name=$1
-	shift
+	name=$1 work=$2
+	shift 2
 	r=0
 	while [ $r -lt "$ROUNDS" ]; do
 		if [ $# -eq 0 ]; then
-			timeit -o /tmp/ns sh /tmp/workload
+			timeit -o /tmp/ns sh "$work"
 		else
-			pftrace "$@" -o "/tmp/$name.json" -- timeit -o /tmp/ns sh /tmp/workload >/dev/null 2>&1
+			pftrace "$@" -o "/tmp/$name.json" -- timeit -o /tmp/ns sh "$work" >/dev/null 2>&1
 		fi
 		echo "=== TIME $name $r $(cat /tmp/ns)"
 		r=$((r + 1))
 	done
-	emit "$name.json" "/tmp/$name.json"
+	[ $# -eq 0 ] || emit "$name.json" "/tmp/$name.json"
 }
 
 timeit -o /tmp/ns sh /tmp/workload    # warm-up, not counted
-run untraced
+run untraced /tmp/workload
 # shellcheck disable=SC2086
-run floor -C walk=off $targets
+run floor /tmp/workload -C walk=off $targets
 # shellcheck disable=SC2086
-run full $targets
+run full /tmp/workload $targets
 # shellcheck disable=SC2086
-run sampled --sample 16 $targets
-run avc -f avc_lookup
+run sampled /tmp/workload --sample 16 $targets
+# shellcheck disable=SC2086
+run sampled_calls /tmp/workload --sample-calls 16 $targets
+run avc /tmp/workload -f avc_lookup
+
+if [ -f /tmp/noop-make ]; then
+	timeit -o /tmp/ns sh /tmp/noop-make   # warm-up
+	run make_untraced /tmp/noop-make
+	# shellcheck disable=SC2086
+	run make_floor /tmp/noop-make -C walk=off $targets
+	# shellcheck disable=SC2086
+	run make_full /tmp/noop-make $targets
+	# shellcheck disable=SC2086
+	run make_sampled /tmp/noop-make --sample 16 $targets
+fi
+
+# start-up alone, without the sampler, for -v's phases
+pftrace -v --no-samples $targets -o /tmp/startup_nosamples.json -- true >/dev/null 2>&1
+emit startup_nosamples.json /tmp/startup_nosamples.json
 
 # bpftrace, where bench/run could ship it: the same AVC walk as a script
 if command -v bpftrace >/dev/null && [ -f /root/avc-walk.bt ]; then
