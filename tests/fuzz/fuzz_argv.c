@@ -44,7 +44,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		    o.duration_s < 0 || !isfinite(o.duration_s) || !isfinite(o.interval_s) ||
 		    (o.interval_s && o.interval_s < PFT_MIN_INTERVAL_S) ||
 		    (o.interval_s && o.duration_s && o.interval_s > o.duration_s) ||
-		    o.sample_every < 1 || !memchr(o.cmdline, '\0', sizeof(o.cmdline)))
+		    o.sample_every < 1 || o.duty_one_in < 1 ||
+		    (o.duty_one_in > 1 && !(o.slice_s > 0)) || !memchr(o.cmdline, '\0', sizeof(o.cmdline)))
 			abort();
 	}
 	memset(&co, 0, sizeof(co));

@@ -1,7 +1,7 @@
 # Host tier: the native micro-benchmark (bench/micro) still loads and
 # measures on this kernel. Its figures are make bench's, not a test's;
-# here only that each walk was timed and a node costs more than nothing,
-# with the window read (pftrace's) dearer than reading one pointer.
+# here only that each walk was timed and a node costs more than nothing
+# (how the walks compare is a timing, and a loaded machine can blur it).
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 top=$(cd "$here/../.." && pwd)
 . "$top/tests/lib.sh"
@@ -14,7 +14,5 @@ trap 'rm -rf "$tmp"' EXIT
 check "walk-bench: exit 0" [ $? -eq 0 ]
 check "walk-bench: probe8 and window timed, each node costs more than 0 ns" \
 	jq -e '.native_ns_per_node_probe8 > 0 and .native_ns_per_node_window > 0' "$tmp/micro.json"
-check "walk-bench: a 64-byte window costs more per node than an 8-byte read" \
-	jq -e '.native_ns_per_node_window > .native_ns_per_node_probe8' "$tmp/micro.json"
 check "walk-bench: refuses a stray argument: exit 2" sh -c "'$out/bench/walk-bench' --frob; [ \$? -eq 2 ]"
 summary host

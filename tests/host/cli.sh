@@ -65,6 +65,10 @@ refuses "unknown option" "unknown option" "$pftrace" -f avc_lookup --frobnicate
 refuses "unknown subcommand" "unknown command 'frobnicate'" "$pftrace" frobnicate
 refuses "bad --format" "--format wants text, json, openmetrics or prometheus" "$pftrace" -f avc_lookup --format xml
 refuses "bad --sample" "--sample wants" "$pftrace" -f avc_lookup --sample 0
+refuses "bad --sample-calls" "--sample-calls wants" "$pftrace" -f avc_lookup --sample-calls 0
+refuses "--sample with --sample-calls" "give one" "$pftrace" -f avc_lookup --sample 4 --sample-calls 4
+refuses "--slice without --sample" "give --sample N too" "$pftrace" -f avc_lookup --slice 50
+refuses "--slice of 1 ms" "--slice wants milliseconds from 5 to 10000" "$pftrace" -f avc_lookup --sample 4 --slice 1
 refuses "bad --max-overhead" "--max-overhead wants a percentage" "$pftrace" -f avc_lookup --max-overhead 0
 refuses "--max-overhead over 100" "--max-overhead wants a percentage" "$pftrace" -f avc_lookup --max-overhead 150
 refuses "bad -C value" "unknown value" "$pftrace" -f avc_lookup -C attach=uprobe

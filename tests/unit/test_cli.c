@@ -49,13 +49,36 @@ static void test_accepts_a_full_command(void **state)
 	assert_true(o.interval_s == 0.5);
 	assert_string_equal(o.output_path, "run.json");
 	assert_int_equal(o.common.format, FORMAT_JSON);
-	assert_int_equal(o.sample_every, 16);
+	assert_int_equal(o.duty_one_in, 16);
+	assert_int_equal(o.sample_every, 1);
+	assert_true(o.slice_s == PFT_DEFAULT_SLICE_MS / 1000.0);
 	assert_string_equal(knob_get(&o, "attach"), "kprobe");
 	assert_null(knob_get(&o, "avc.hash"));
 	assert_true(o.common.verbose);
 	assert_null(o.command);
 	assert_string_equal(o.cmdline, "pftrace -f avc_has_perm_noaudit -d 2.5 -i 0.5 -o run.json "
 			    "--format json --sample 16 -C attach=kprobe -v");
+}
+
+static void test_two_kinds_of_sampling(void **state)
+{
+	struct trace_opts o;
+
+	assert_int_equal(parse(&o, "pftrace", "-f", "x", "--sample-calls", "8", NULL), 0);
+	assert_int_equal(o.sample_every, 8);
+	assert_int_equal(o.duty_one_in, 1);
+	assert_int_equal(parse(&o, "pftrace", "-f", "x", "--sample", "4", "--slice", "50", NULL), 0);
+	assert_int_equal(o.duty_one_in, 4);
+	assert_true(o.slice_s == 0.05);
+	/* one way to thin a trace at a time; a slice needs a duty cycle */
+	assert_int_equal(parse(&o, "pftrace", "-f", "x", "--sample", "4", "--sample-calls", "4",
+			       NULL), 2);
+	assert_int_equal(parse(&o, "pftrace", "-f", "x", "--slice", "50", NULL), 2);
+	assert_int_equal(parse(&o, "pftrace", "-f", "x", "--sample", "4", "--slice", "4", NULL), 2);
+	assert_int_equal(parse(&o, "pftrace", "-f", "x", "--sample", "4", "--slice", "10001",
+			       NULL), 2);
+	assert_int_equal(parse(&o, "pftrace", "-f", "x", "--sample", "10001", NULL), 2);
+	assert_int_equal(parse(&o, "pftrace", "-f", "x", "--sample", "4", "--latency", NULL), 2);
 }
 
 static void test_command_after_dashes(void **state)
@@ -87,6 +110,7 @@ static void test_refusals(void **state)
 	assert_int_equal(parse(&o, "pftrace", "-f", "x", "--format", "xml", NULL), 2);
 	assert_int_equal(parse(&o, "pftrace", "-f", "x", "--sample", "0", NULL), 2);
 	assert_int_equal(parse(&o, "pftrace", "-f", "x", "--sample", "3x", NULL), 2);
+	assert_int_equal(parse(&o, "pftrace", "-f", "x", "--sample-calls", "0", NULL), 2);
 	assert_int_equal(parse(&o, "pftrace", "-f", "x", "-C", "attach", NULL), 2);
 	assert_int_equal(parse(&o, "pftrace", "-f", "x", "-C", "attach=uprobe", NULL), 2);
 	assert_int_equal(parse(&o, "pftrace", "-f", "x", "-C", "nope=1", NULL), 2);
@@ -121,6 +145,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_accepts_a_full_command),
+		cmocka_unit_test(test_two_kinds_of_sampling),
 		cmocka_unit_test(test_command_after_dashes),
 		cmocka_unit_test(test_refusals),
 		cmocka_unit_test(test_help_and_version),

@@ -108,6 +108,58 @@ static void refuse(const char *text, const char *why)
 		fail_msg("for %s: got \"%s\", wanted \"%s\"", text, err, why);
 }
 
+/* --sample: the duty cycle reads back, and a merge adds its time */
+static void test_duty_cycle(void **state)
+{
+	struct run_report r, b, m;
+	const struct run_report *runs[2] = { &r, &b };
+	const char *names[2] = { "a.json", "b.json" };
+	struct run_file rf;
+	char err[512], *text, *bad;
+
+	make_run(&r, 3, 0);
+	r.duration_s = 10;
+	r.targets[0].duty = (struct duty_summary){ .one_in = 16, .slice_ms = 20, .slices = 31,
+						   .attached_s = 0.625, .scale = 16 };
+	text = to_json(&r);
+	assert_non_null(strstr(text, "\"duty_cycle\""));
+	assert_int_equal(runfile_parse(text, strlen(text), "x.json", &rf, err, sizeof(err)), 0);
+	assert_int_equal(rf.rep.targets[0].duty.one_in, 16);
+	assert_int_equal(rf.rep.targets[0].duty.slices, 31);
+	assert_true(rf.rep.targets[0].duty.attached_s == 0.625);
+	assert_true(report_count_scale(&rf.rep.targets[0]) == 16);
+	runfile_free(&rf);
+	/* a scale that is not duration over attached_s is refused, not believed */
+	bad = strdup(text);
+	{
+		char *v = strstr(bad, "\"scale\"");
+
+		assert_non_null(v);
+		v += strcspn(v, "0123456789");
+		assert_int_equal(*v, '1');
+		*v = '9';   /* 16 -> 96 */
+	}
+	refuse(bad, "is not the duration");
+	free(bad);
+	free(text);
+
+	/* two runs at the same duty cycle: times add, the scale follows */
+	make_run(&b, 3, 0);
+	b.duration_s = 30;
+	b.targets[0].duty = (struct duty_summary){ .one_in = 16, .slice_ms = 20, .slices = 94,
+						   .attached_s = 1.875, .scale = 16 };
+	assert_int_equal(merge_runs(runs, 2, names, &m, err, sizeof(err)), 0);
+	assert_true(m.targets[0].duty.attached_s == 2.5);
+	assert_int_equal(m.targets[0].duty.slices, 125);
+	assert_true(m.targets[0].duty.scale == 16);
+	/* and different ones, or a duty cycle and none, do not add */
+	b.targets[0].duty.one_in = 8;
+	assert_int_equal(merge_runs(runs, 2, names, &m, err, sizeof(err)), -1);
+	assert_non_null(strstr(err, "merge wants the same duty cycle"));
+	memset(&b.targets[0].duty, 0, sizeof(b.targets[0].duty));
+	assert_int_equal(merge_runs(runs, 2, names, &m, err, sizeof(err)), -1);
+}
+
 static void test_refusals(void **state)
 {
 	refuse("", "is empty");
@@ -375,6 +427,7 @@ int main(void)
 		cmocka_unit_test(test_round_trip),
 		cmocka_unit_test(test_filter_round_trip),
 		cmocka_unit_test(test_refusals),
+		cmocka_unit_test(test_duty_cycle),
 		cmocka_unit_test(test_refusals_of_counts),
 		cmocka_unit_test(test_refuses_costly_trees),
 		cmocka_unit_test(test_huge_numbers_clamped),

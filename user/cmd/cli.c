@@ -14,7 +14,8 @@
 #include "suggest.h"
 
 enum { OPT_FORMAT = 256, OPT_BTF, OPT_DRY_RUN, OPT_SAMPLE, OPT_MAX_OVERHEAD, OPT_NO_SAMPLES,
-       OPT_VMLINUX, OPT_SNAPSHOT, OPT_KEYS, OPT_LATENCY, OPT_CGROUP, OPT_ONLY_COMMAND, OPT_BY };
+       OPT_VMLINUX, OPT_SNAPSHOT, OPT_KEYS, OPT_LATENCY, OPT_CGROUP, OPT_ONLY_COMMAND, OPT_BY,
+       OPT_SAMPLE_CALLS, OPT_SLICE };
 
 /* The trace command's options: getopt's arrays and --help come from here. */
 const struct opt_spec trace_opt_specs[] = {
@@ -27,7 +28,11 @@ const struct opt_spec trace_opt_specs[] = {
 				 "rewritten at every interval); - for stdout" },
 	{ "format", OPT_FORMAT, "FORMAT", "text, json, openmetrics or prometheus on stdout\n"
 					  "(default text)" },
-	{ "sample", OPT_SAMPLE, "N", "walk one call in N per CPU (counts scaled)" },
+	{ "sample", OPT_SAMPLE, "N", "stay attached 1 slice of time in N (counts scaled):\n"
+				     "bounds the whole cost, the trampoline's too" },
+	{ "slice", OPT_SLICE, "MS", "--sample: each attached slice's length (default 20)" },
+	{ "sample-calls", OPT_SAMPLE_CALLS, "N", "stay attached, walk one call in N per CPU: calls\n"
+						  "stay exact, each still pays the trampoline" },
 	{ "max-overhead", OPT_MAX_OVERHEAD, "PCT", "stop when pftrace's BPF programs use more than\n"
 						    "PCT% of one CPU (measured each second)" },
 	{ "btf", OPT_BTF, "FILE", "kernel BTF to use instead of /sys/kernel/btf/vmlinux" },
@@ -248,6 +253,8 @@ int parse_trace_opts(int argc, char **argv, struct trace_opts *o)
 
 	memset(o, 0, sizeof(*o));
 	o->sample_every = 1;
+	o->duty_one_in = 1;
+	o->slice_s = PFT_DEFAULT_SLICE_MS / 1000.0;
 	o->event = "cycles";
 	o->sample_hz = 999;
 	o->key_limit = PFT_KEY_COUNTS_MAX;
@@ -288,9 +295,25 @@ int parse_trace_opts(int argc, char **argv, struct trace_opts *o)
 			break;
 		case OPT_SAMPLE:
 			n = strtol(optarg, &end, 10);
+			/* past 10000 a 10-second trace would not hold one slice */
+			if (end == optarg || *end || n < 1 || n > 10000)
+				return bad("--sample wants a whole number from 1 to 10000, not '%s'", optarg);
+			o->duty_one_in = (unsigned int)n;
+			break;
+		case OPT_SAMPLE_CALLS:
+			n = strtol(optarg, &end, 10);
 			if (end == optarg || *end || n < 1 || n > 1000000)
-				return bad("--sample wants a whole number from 1 to 1000000, not '%s'", optarg);
+				return bad("--sample-calls wants a whole number from 1 to 1000000, not '%s'",
+					   optarg);
 			o->sample_every = (unsigned int)n;
+			break;
+		case OPT_SLICE:
+			n = strtol(optarg, &end, 10);
+			if (end == optarg || *end || n < PFT_MIN_SLICE_MS || n > PFT_MAX_SLICE_MS)
+				return bad("--slice wants milliseconds from %d to %d, not '%s'",
+					   PFT_MIN_SLICE_MS, PFT_MAX_SLICE_MS, optarg);
+			o->slice_s = (double)n / 1000;
+			o->slice_set = true;
 			break;
 		case OPT_MAX_OVERHEAD:
 			o->max_overhead_pct = strtod(optarg, &end);
@@ -386,8 +409,13 @@ int parse_trace_opts(int argc, char **argv, struct trace_opts *o)
 		return bad("--only-command needs a command to run after --");
 	if (o->only_command && o->pid)
 		return bad("-p and --only-command each name the processes to count: give one");
-	if (o->latency && o->sample_every > 1)
-		return bad("--latency times every call; it cannot be combined with --sample");
+	if (o->latency && (o->sample_every > 1 || o->duty_one_in > 1))
+		return bad("--latency times every call; it cannot be combined with --sample "
+			   "or --sample-calls");
+	if (o->sample_every > 1 && o->duty_one_in > 1)
+		return bad("--sample and --sample-calls each thin the trace: give one");
+	if (o->slice_set && o->duty_one_in <= 1)
+		return bad("--slice is the length of --sample's slices; give --sample N too");
 	if (o->interval_s && o->output_path && output_is_stdout(o->output_path))
 		return bad("-i and -o - would both write to stdout: give -o a file");
 	/* an OpenMetrics exposition ends at its "# EOF": one per output */

@@ -77,6 +77,13 @@ int merge_runs(const struct run_report *const *runs, int n, const char *const *n
 					 a->sample_every);
 				return -1;
 			}
+			if (a->duty.one_in != b->duty.one_in || a->duty.slice_ms != b->duty.slice_ms) {
+				snprintf(err, errlen, "%s: %s attached 1 slice of %g ms in %u, %s 1 of "
+					 "%g ms in %u (--sample); merge wants the same duty cycle",
+					 names[i], b->traced, b->duty.slice_ms, b->duty.one_in ? b->duty.one_in : 1,
+					 names[0], a->duty.slice_ms, a->duty.one_in ? a->duty.one_in : 1);
+				return -1;
+			}
 			if (!b->sum.self_check_ok) {
 				snprintf(err, errlen, "%s: %s failed its self-check; its walks are not data",
 					 names[i], b->traced);
@@ -101,6 +108,8 @@ int merge_runs(const struct run_report *const *runs, int n, const char *const *n
 
 		memset(&m->stats, 0, sizeof(m->stats));
 		m->run_time_ns = m->runs = m->recursion_misses = 0;
+		m->duty.attached_s = 0;
+		m->duty.slices = 0;
 		for (i = 0; i < n; i++) {
 			const struct target_report *b = &runs[i]->targets[t];
 
@@ -115,9 +124,14 @@ int merge_runs(const struct run_report *const *runs, int n, const char *const *n
 				return -1;
 			}
 			m->overhead_known &= b->overhead_known;
+			/* duty cycles add up as time: the scale is the runs' over their slices' */
+			m->duty.attached_s += b->duty.attached_s;
+			m->duty.slices += b->duty.slices;
 			if (b->table_slots != m->table_slots)
 				m->table_slots = 0;   /* tables of different sizes */
 		}
+		if (m->duty.one_in > 1)
+			m->duty.scale = m->duty.attached_s > 0 ? out->duration_s / m->duty.attached_s : 0;
 		report_finish_target(m);
 	}
 	out->command = "pftrace merge";

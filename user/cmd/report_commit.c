@@ -103,11 +103,17 @@ void report_commit_text(FILE *f, const struct run_report *r)
 		}
 		snprintf(buf, sizeof(buf), "%llu (%.1f/s), %.2f%% hits%s", (unsigned long long)s->lookups,
 			 r->duration_s > 0 ? (double)s->lookups / r->duration_s : 0, pct(s->hits, s->lookups),
-			 t->sample_every > 1 ? ", sampled" : "");
+			 t->sample_every > 1 || t->duty.one_in > 1 ? ", sampled" : "");
 		field(f, "Lookups:", buf);
 		if (t->sample_every > 1) {
 			snprintf(buf, sizeof(buf), "1 call in %u walked; %llu calls in all", t->sample_every,
 				 (unsigned long long)s->calls);
+			field(f, "Sampling:", buf);
+		}
+		if (t->duty.one_in > 1) {
+			snprintf(buf, sizeof(buf), "attached 1 slice of %.0f ms in %u: %.2f s; x%.2f "
+				 "for the whole run", t->duty.slice_ms, t->duty.one_in,
+				 t->duty.attached_s, t->duty.scale);
 			field(f, "Sampling:", buf);
 		}
 		snprintf(buf, sizeof(buf), "%.2f%% of %llu walks agree with the kernel%s", w->agree_pct,

@@ -48,6 +48,20 @@ struct by_report {
 	bool scaled;             /* counts multiplied up from --sample */
 };
 
+/*
+ * --sample N: the programs were attached one slice of time in N. The
+ * counts are of the attached time; scale (the run's duration over the
+ * time attached) makes whole-run estimates of them.
+ */
+struct duty_summary {
+	unsigned int one_in;     /* 0 or 1: attached throughout */
+	double slice_ms;
+	unsigned int slices;     /* slices attached */
+	double attached_s;       /* attached, in all: attach midpoint to detach midpoint */
+	double switching_s;      /* spent inside attach and detach calls: the edges' doubt */
+	double scale;            /* duration / attached_s */
+};
+
 struct target_report {
 	const char *requested;
 	const char *traced;
@@ -59,7 +73,8 @@ struct target_report {
 	const char *iterator;    /* the kernel's loop over the chain */
 	enum pft_chain_end chain_end;
 	__u64 table_slots;       /* buckets, as the walks computed them */
-	unsigned int sample_every;
+	unsigned int sample_every;                /* --sample-calls */
+	struct duty_summary duty;                 /* --sample */
 	struct chain_stats stats;
 	struct walk_summary sum;
 	const struct function_profile *profile;   /* samples on its code, or NULL */
@@ -127,6 +142,9 @@ struct run_report {
 	long peak_rss_kb;
 	const struct run_filter *filter;          /* NULL or !present: everyone's lookups */
 };
+
+/* What to multiply a walked count by for the whole run's: --sample, --sample-calls, or 1. */
+double report_count_scale(const struct target_report *t);
 
 /* per call, and as a share of one CPU over the run */
 double overhead_ns_per_call(const struct target_report *t);

@@ -57,6 +57,14 @@ static struct json_object *filter_json(const struct run_filter *f, bool merged)
 	return o;
 }
 
+/* a count times the duty cycle's scale, rounded, and kept a valid run-file count */
+static __u64 scale_count(__u64 v, double scale)
+{
+	double x = (double)v * scale + 0.5;
+
+	return x >= (double)PFT_COUNT_MAX ? PFT_COUNT_MAX : (__u64)x;
+}
+
 static struct json_object *target_json(const struct target_report *t, double duration_s,
 				       const struct sample_result *samples)
 {
@@ -87,6 +95,22 @@ static struct json_object *target_json(const struct target_report *t, double dur
 		add(sc_all, "lookups", u64(s->calls));
 		add(sc_all, "hits", u64(hits));
 		add(sc_all, "misses", u64(s->calls - hits));
+		add(o, "scaled", sc_all);
+	}
+	if (t->duty.one_in > 1) {
+		/* every count below is of the attached slices; scale makes whole-run estimates */
+		struct json_object *d = json_object_new_object(), *sc_all = json_object_new_object();
+
+		add(d, "one_in", json_object_new_int((int)t->duty.one_in));
+		add(d, "slice_ms", json_object_new_double(t->duty.slice_ms));
+		add(d, "slices", json_object_new_int((int)t->duty.slices));
+		add(d, "attached_s", json_object_new_double(t->duty.attached_s));
+		add(d, "switching_s", json_object_new_double(t->duty.switching_s));
+		add(d, "scale", json_object_new_double(t->duty.scale));
+		add(o, "duty_cycle", d);
+		add(sc_all, "lookups", u64(scale_count(s->lookups, t->duty.scale)));
+		add(sc_all, "hits", u64(scale_count(s->hits, t->duty.scale)));
+		add(sc_all, "misses", u64(scale_count(s->misses, t->duty.scale)));
 		add(o, "scaled", sc_all);
 	}
 	add(o, "calls", u64(s->calls));

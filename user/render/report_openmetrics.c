@@ -79,10 +79,21 @@ static void family(const struct expo *x, const char *name, const char *type, con
 	fprintf(x->f, "# HELP %s%s %s\n", name, suffix, help);
 }
 
-/* every call, not only the walked one in N: what a rate over a fleet wants */
+/*
+ * Every call, not only the walked one in N: what a rate over a fleet
+ * wants. A duty cycle scales by its nominal N, not the measured scale:
+ * a counter rewritten at each -i interval must never go down.
+ */
+static unsigned long long sample_factor(const struct target_report *t)
+{
+	if (t->duty.one_in > 1)
+		return t->duty.one_in;
+	return t->sample_every > 1 ? t->sample_every : 1;
+}
+
 static unsigned long long scaled(const struct target_report *t, __u64 v)
 {
-	return (unsigned long long)v * (t->sample_every > 1 ? t->sample_every : 1);
+	return (unsigned long long)v * sample_factor(t);
 }
 
 static void counter(const struct expo *x, const char *name, const char *help, size_t offset)
@@ -154,7 +165,7 @@ static double agree_ratio(const struct target_report *t)
 
 static double sampled_one_in(const struct target_report *t)
 {
-	return t->sample_every > 1 ? t->sample_every : 1;
+	return (double)sample_factor(t);
 }
 
 /* One --by counter: the top rows by nodes walked, then the rest as "(other)". */
@@ -224,7 +235,8 @@ static void render_metrics(FILE *f, const struct run_report *r, bool om)
 	gauge_per_target(&x, "pftrace_self_check_agree_ratio", "ratio",
 			 "Share of walks that agree with the kernel.", agree_ratio);
 	gauge_per_target(&x, "pftrace_sampled_one_in", NULL,
-			 "1 in this many calls was walked; the counters are scaled up by it.",
+			 "1 in this many calls walked (--sample-calls), or attached 1 slice of time "
+			 "in this many (--sample); the counters are scaled up by it.",
 			 sampled_one_in);
 	if (any_by(r)) {
 		by_counter(&x, "pftrace_by_lookups", "--by: lookups of the top rows, the rest as (other).",

@@ -18,6 +18,13 @@ void report_finish_target(struct target_report *t)
 	walk_summarize(&t->stats, &t->sum);
 }
 
+double report_count_scale(const struct target_report *t)
+{
+	if (t->duty.one_in > 1)
+		return t->duty.scale;
+	return t->sample_every > 1 ? t->sample_every : 1;
+}
+
 double overhead_ns_per_call(const struct target_report *t)
 {
 	return t->stats.calls ? (double)t->run_time_ns / (double)t->stats.calls : 0;
@@ -108,6 +115,17 @@ void render_target_text(FILE *f, const struct target_report *t, double duration_
 		fprintf(f, "  SAMPLED: 1 call in %u per CPU was walked; the counts below are of "
 			"those, %llu calls were seen in all\n", t->sample_every,
 			(unsigned long long)s->calls);
+	if (t->duty.one_in > 1)
+		fprintf(f, "  SAMPLED: attached 1 slice of %.0f ms in %u, %.2f s in %u slices; the "
+			"counts below are of that time, x%.2f for the whole run: about %.0f lookups "
+			"(fewer if tracing slowed the workload)\n",
+			t->duty.slice_ms, t->duty.one_in, t->duty.attached_s, t->duty.slices,
+			t->duty.scale, (double)s->lookups * t->duty.scale);
+	/* where the programs went live or quiet inside an attach or detach is not known */
+	if (t->duty.one_in > 1 && t->duty.switching_s > 0.05 * t->duty.attached_s)
+		fprintf(f, "  UNCERTAIN: %.2f s went to attaching and detaching, against %.2f s "
+			"attached: the scale is good to about +-%.0f%% only\n", t->duty.switching_s,
+			t->duty.attached_s, 50 * t->duty.switching_s / t->duty.attached_s);
 	fprintf(f, "  lookups     %12llu  %.1f/s\n", (unsigned long long)s->lookups,
 		duration_s > 0 ? (double)s->lookups / duration_s : 0.0);
 	fprintf(f, "  hits        %12llu  %6.2f%%\n", (unsigned long long)s->hits,

@@ -140,6 +140,43 @@ static double get_clamped(struct json_object *o, const char *key, double lo, dou
 #define get_long(o, key) ((long)get_clamped((o), (key), (double)LONG_MIN, 9.2e18))
 #define get_u64(o, key) ((__u64)get_clamped((o), (key), 0, 1.8e19))
 
+/*
+ * --sample's duty cycle, if the target was traced with one: every value
+ * in the range pftrace writes, and a scale that follows from the others
+ * within rounding (a file that says otherwise is refused, not believed).
+ */
+static int get_duty(struct reader *r, struct json_object *t, const char *where,
+		    double duration_s, struct duty_summary *d)
+{
+	struct json_object *o = member(t, "duty_cycle");
+	__u64 one_in, slices;
+
+	memset(d, 0, sizeof(*d));
+	if (!o)
+		return 0;
+	if (!json_object_is_type(o, json_type_object))
+		return fail(r, "%s.duty_cycle is not an object", where);
+	if (get_count(r, o, where, "one_in", true, &one_in) ||
+	    get_count(r, o, where, "slices", true, &slices))
+		return -1;
+	d->slice_ms = get_number(o, "slice_ms");
+	d->attached_s = get_number(o, "attached_s");
+	d->scale = get_number(o, "scale");
+	d->switching_s = get_number(o, "switching_s");
+	if (one_in < 2 || one_in > 10000 || slices > 1000000000)
+		return fail(r, "%s.duty_cycle: one_in %llu or slices %llu out of range", where,
+			    (unsigned long long)one_in, (unsigned long long)slices);
+	if (!(d->slice_ms >= 1 && d->slice_ms <= 1e5) || !(d->attached_s > 0 && d->attached_s <= 1e9) ||
+	    !(d->scale >= 0.5 && d->scale <= 1e6) || !(d->switching_s >= 0 && d->switching_s <= 1e9))
+		return fail(r, "%s.duty_cycle: slice_ms, attached_s or scale out of range", where);
+	if (duration_s > 0 && fabs(d->scale * d->attached_s - duration_s) > 1e-3 * duration_s + 1e-6)
+		return fail(r, "%s.duty_cycle: scale %g is not the duration %g s over attached_s %g",
+			    where, d->scale, duration_s, d->attached_s);
+	d->one_in = (unsigned int)one_in;
+	d->slices = (unsigned int)slices;
+	return 0;
+}
+
 /* [{"min": i, "max": i, "count": n}, ...] into linear slots */
 static int get_hist(struct reader *r, struct json_object *arr, const char *where, __u64 *slots)
 {
@@ -259,6 +296,10 @@ static int read_target(struct reader *r, struct json_object *t, int idx)
 		return fail(r, "%s.sampled_1_in is %llu; pftrace samples at most 1 in 1000000",
 			    where, (unsigned long long)sample);
 	tr->sample_every = sample ? (unsigned int)sample : 1;
+	if (get_duty(r, t, where, r->rf->rep.duration_s, &tr->duty))
+		return -1;
+	if (tr->duty.one_in > 1 && tr->sample_every > 1)
+		return fail(r, "%s: both sampled_1_in and duty_cycle; pftrace writes one", where);
 	{
 		__u64 sum;
 

@@ -75,6 +75,16 @@ struct session {
 	time_t wall_start;
 	double start, end;              /* monotonic */
 	const char *end_reason;
+	/* --sample N: attached one slice in N, in periods of N slices */
+	struct {
+		bool attached;
+		double period_start;            /* the current period's start (monotonic) */
+		double on_since;                /* the last attach's midpoint */
+		double attached_s;              /* attached in all, the current slice left out */
+		double attached_at_tick;        /* attached_s as of the last -i report */
+		double switching_s;             /* inside attach and detach calls */
+		unsigned int slices;
+	} duty;
 	/* --max-overhead: BPF run time over the last window */
 	double cap_window_start;
 	__u64 cap_window_ns;
@@ -179,6 +189,51 @@ static __u64 verified_insns(const struct target *t)
 }
 
 /*
+ * Attach the target's loaded programs (again, for --sample's next slice).
+ * Return programs first, and (target_detach) gone last: then every call
+ * whose entry a kprobe stashed has its return hooked, and a call caught
+ * half-way leaves at most a stale entry that the slice's end clears,
+ * never one that another call's return would take for its own.
+ */
+static bool is_return_program(const struct bpf_program *prog)
+{
+	return !strncmp(bpf_program__section_name(prog), "kretprobe", 9) ||
+	       !strncmp(bpf_program__section_name(prog), "fexit", 5);
+}
+
+static int target_attach(struct target *t, char *err, size_t errlen)
+{
+	struct bpf_program *prog;
+	int pass;
+
+	for (pass = 0; pass < 2; pass++) {
+		bpf_object__for_each_program(prog, t->obj) {
+			struct bpf_link *link;
+
+			/* the snapshot program runs by BPF_PROG_TEST_RUN, never from a hook */
+			if (!bpf_program__autoload(prog) ||
+			    !strcmp(bpf_program__name(prog), "snapshot_table") ||
+			    is_return_program(prog) != (pass == 0))
+				continue;
+			if (t->nlinks == PFT_MAX_LINKS) {
+				snprintf(err, errlen, "%s: too many programs", t->recipe->traced);
+				return -E2BIG;
+			}
+			link = bpf_program__attach(prog);
+			if (!link) {
+				int rc = -errno;
+
+				snprintf(err, errlen, "%s: attaching %s failed: %s", t->recipe->traced,
+					 bpf_program__name(prog), kerr_str(rc));
+				return rc;
+			}
+			t->links[t->nlinks++] = link;
+		}
+	}
+	return 0;
+}
+
+/*
  * Open, configure, load and attach one target. Returns 0, 2 when the
  * kernel lacks what the recipe needs (bad environment) or 1 when the
  * kernel refused to load or attach (err says which).
@@ -190,7 +245,6 @@ static int target_start_method(struct target *t, const struct kernel_facts *kf,
 		    /* CO-RE relocations against --btf instead of the kernel's */
 		    .btf_custom_path = kf->btf_custom ? kf->btf_load_path : NULL);
 	const struct recipe *r = t->recipe;
-	struct bpf_program *prog;
 	struct bpf_map *map;
 	int rc;
 
@@ -228,25 +282,8 @@ static int target_start_method(struct target *t, const struct kernel_facts *kf,
 		return 1;
 	if (t->opts->latency && lat_after_load(t, t->lat, err, errlen))
 		return 1;
-	bpf_object__for_each_program(prog, t->obj) {
-		struct bpf_link *link;
-
-		/* the snapshot program runs by BPF_PROG_TEST_RUN, never from a hook */
-		if (!bpf_program__autoload(prog) || !strcmp(bpf_program__name(prog), "snapshot_table") ||
-		    t->opts->snapshot_only)
-			continue;
-		if (t->nlinks == PFT_MAX_LINKS) {
-			snprintf(err, errlen, "%s: too many programs", r->traced);
-			return 1;
-		}
-		link = bpf_program__attach(prog);
-		if (!link) {
-			snprintf(err, errlen, "%s: attaching %s failed: %s", r->traced,
-				 bpf_program__name(prog), kerr_str(errno));
-			return 1;
-		}
-		t->links[t->nlinks++] = link;
-	}
+	if (!t->opts->snapshot_only && target_attach(t, err, errlen))
+		return 1;
 	t->attach_ms = (monotonic_s() - t0) * 1000;
 	t->verified_insns = verified_insns(t);
 	return 0;
@@ -322,9 +359,148 @@ static void target_detach(struct target *t)
 {
 	int i;
 
-	for (i = 0; i < t->nlinks; i++)
+	/* in the reverse of target_attach()'s order: entry programs first */
+	for (i = t->nlinks - 1; i >= 0; i--)
 		bpf_link__destroy(t->links[i]);
 	t->nlinks = 0;
+}
+
+/* Empty a per-task map of calls in flight: NAME, if the object has it. */
+static void clear_task_map(const struct target *t, const char *name)
+{
+	struct bpf_map *map = bpf_object__find_map_by_name(t->obj, name);
+	__u64 key;
+	int fd = map ? bpf_map__fd(map) : -1;
+
+	if (fd < 0 || bpf_map__key_size(map) != sizeof(key))
+		return;
+	while (!bpf_map_get_next_key(fd, NULL, &key))
+		if (bpf_map_delete_elem(fd, &key))
+			break;
+}
+
+/*
+ * Between --sample's slices: a kprobe's entry stashed for a call whose
+ * return came after the kretprobe was gone must not meet another
+ * call's return in the next slice.
+ */
+static void target_forget_calls_in_flight(const struct target *t)
+{
+	if (t->method != ATTACH_KPROBE)
+		return;
+	clear_task_map(t, "pending_walks");
+	clear_task_map(t, "lat_starts");
+}
+
+/*
+ * --sample N: the programs are attached for the first slice of every
+ * period of N slices, so that the whole cost, the trampoline's
+ * included, falls to about 1/N. The time attached runs from the return
+ * of each attach to the start of its detach: a trampoline or kprobe
+ * goes live as its attach ends and quiet as its detach begins (the
+ * waits for RCU come after), which the lab checks against cache_stats.
+ * The counts are scaled by the run's duration over that time.
+ *
+ * fexit targets only: a kretprobe registered afresh for every slice
+ * missed most returns in the lab, so kprobe targets stay attached, and
+ * their plan says so.
+ */
+static bool duty_cycling(const struct session *s)
+{
+	return s->opts->duty_one_in > 1;
+}
+
+static bool duty_cycled(const struct session *s, const struct target *t)
+{
+	return duty_cycling(s) && t->method == ATTACH_FEXIT;
+}
+
+static void duty_begin(struct session *s)
+{
+	/* attach() attached everything: the first slice starts with the run */
+	s->duty.attached = true;
+	s->duty.period_start = s->duty.on_since = s->start;
+	s->duty.slices = 1;
+}
+
+/* attached so far, up to NOW */
+static double duty_attached_s(const struct session *s, double now)
+{
+	return s->duty.attached_s + (s->duty.attached ? now - s->duty.on_since : 0);
+}
+
+static void detach_cycled(struct session *s)
+{
+	int i;
+
+	for (i = 0; i < s->ntargets; i++) {
+		if (!duty_cycled(s, &s->targets[i]))
+			continue;
+		target_detach(&s->targets[i]);
+		target_forget_calls_in_flight(&s->targets[i]);
+	}
+}
+
+/* The next slice's edge; false when a re-attach failed (the run ends). */
+static bool duty_switch(struct session *s, double *next)
+{
+	double slice = s->opts->slice_s, t0 = monotonic_s(), t1;
+	char err[PFT_ERRLEN];
+	int i;
+
+	if (s->duty.attached) {
+		detach_cycled(s);
+		t1 = monotonic_s();
+		s->duty.switching_s += t1 - t0;
+		s->duty.attached_s += t0 - s->duty.on_since;
+		s->duty.attached = false;
+		s->duty.period_start += slice * s->opts->duty_one_in;
+		/* a stalled pftrace skips periods rather than crowding slices */
+		while (s->duty.period_start < t1)
+			s->duty.period_start += slice * s->opts->duty_one_in;
+		*next = s->duty.period_start;
+		return true;
+	}
+	for (i = 0; i < s->ntargets; i++) {
+		if (duty_cycled(s, &s->targets[i]) && target_attach(&s->targets[i], err, sizeof(err))) {
+			fprintf(stderr, "pftrace: --sample: %s; stopped\n", err);
+			return false;
+		}
+	}
+	t1 = monotonic_s();
+	s->duty.switching_s += t1 - t0;
+	s->duty.on_since = t1;
+	s->duty.attached = true;
+	s->duty.slices++;
+	*next = s->duty.period_start + slice;
+	return true;
+}
+
+/* At the end: the last slice, if the run ended inside one. */
+static void duty_end(struct session *s)
+{
+	if (!duty_cycling(s) || !s->duty.attached)
+		return;
+	s->duty.attached_s += s->end - s->duty.on_since;
+	s->duty.attached = false;
+}
+
+/* What the reports say of the duty cycle over SPAN_S, ATTACHED_S of it attached. */
+static void duty_summarize(const struct session *s, double span_s, double attached_s,
+			   struct duty_summary *d)
+{
+	memset(d, 0, sizeof(*d));
+	if (!duty_cycling(s))
+		return;
+	d->one_in = s->opts->duty_one_in;
+	d->slice_ms = s->opts->slice_s * 1000;
+	d->slices = s->duty.slices;
+	d->switching_s = s->duty.switching_s;
+	/* a run ended within microseconds of its start: call it one slice */
+	d->attached_s = attached_s > 1e-6 ? attached_s : fmin(span_s, s->opts->slice_s);
+	d->scale = d->attached_s > 0 && span_s > 0 ? span_s / d->attached_s : 1;
+	if (d->scale < 1)
+		d->scale = 1;
 }
 
 static void target_free(struct target *t)
@@ -348,7 +524,7 @@ static int read_stats(struct session *s, struct target *t, struct chain_stats *o
 }
 
 static void fill_target_report(struct target_report *tr, const struct target *t,
-			       const struct chain_stats *stats)
+			       const struct chain_stats *stats, const struct duty_summary *duty)
 {
 	memset(tr, 0, sizeof(*tr));
 	tr->requested = t->requested;
@@ -359,6 +535,10 @@ static void fill_target_report(struct target_report *tr, const struct target *t,
 	tr->plan_note = t->plan_note;
 	tr->detail = t->detail;
 	tr->sample_every = t->opts->sample_every;
+	/* --sample cycles fexit targets only (see duty_cycled()) */
+	memset(&tr->duty, 0, sizeof(tr->duty));
+	if (t->method == ATTACH_FEXIT)
+		tr->duty = *duty;
 	tr->iterator = t->recipe->iterator;
 	tr->chain_end = t->recipe->chain_end;
 	tr->table_slots = read_table_slots(t);
@@ -415,6 +595,12 @@ static void print_interval(struct session *s, struct chain_stats *prev, double s
 	time_t now = time(NULL);
 	int i;
 
+	struct duty_summary duty;
+	double attached = duty_attached_s(s, monotonic_s());
+
+	/* this interval's share of the duty cycle, for its own scale */
+	duty_summarize(s, span, attached - s->duty.attached_at_tick, &duty);
+	s->duty.attached_at_tick = attached;
 	strftime(stamp, sizeof(stamp), "%H:%M:%S", localtime(&now));
 	if (json) {
 		rec = json_object_new_object();
@@ -430,7 +616,7 @@ static void print_interval(struct session *s, struct chain_stats *prev, double s
 			continue;
 		chain_stats_sub(&delta, &cur, &prev[i]);
 		prev[i] = cur;
-		fill_target_report(&tr, &s->targets[i], &delta);
+		fill_target_report(&tr, &s->targets[i], &delta, &duty);
 		if (json) {
 			json_object_array_add(targets, render_target_json(&tr, span));
 		} else {
@@ -463,15 +649,19 @@ static void write_interval_metrics(struct session *s)
 		free(by);
 		return;
 	}
+	double now = monotonic_s();
+	struct duty_summary duty;
+
 	rep->kernel_release = s->kf.release;
-	rep->duration_s = monotonic_s() - s->start;
+	rep->duration_s = now - s->start;
+	duty_summarize(s, rep->duration_s, duty_attached_s(s, now), &duty);
 	set_machine(rep);
 	for (i = 0; i < s->ntargets; i++) {
 		struct target_report *tr = &rep->targets[rep->ntargets];
 
 		if (read_stats(s, &s->targets[i], &cur))
 			continue;
-		fill_target_report(tr, &s->targets[i], &cur);
+		fill_target_report(tr, &s->targets[i], &cur, &duty);
 		fill_overhead(tr, s, &s->targets[i]);
 		if (s->opts->by && !filter_read_by(&s->filter, &s->targets[i], s->opts->sample_every,
 						   s->ncpus, &by[i]))
@@ -517,9 +707,12 @@ static int plan_all(struct session *s, char *err, size_t errlen)
 		}
 		planned[s->ntargets++] = t->recipe;
 	}
-	/* one read of kallsyms serves the plan, the sampler and --latency */
-	if (load_recipe_ksyms(&s->kf, planned, s->ntargets,
-			      !o->dry_run && (!o->no_samples || o->latency))) {
+	/*
+	 * The recipes' symbols and the traced functions' addresses, through
+	 * BPF where the kernel can; every function (the sampler's trim,
+	 * --latency's loop) is read after the run, when nothing is traced.
+	 */
+	if (load_recipe_ksyms(&s->kf, planned, s->ntargets, false)) {
 		snprintf(err, errlen, "out of memory");
 		return -ENOMEM;
 	}
@@ -577,33 +770,73 @@ static void note_target_phases(struct session *s, const struct target *t, double
  * Sampling beside the walks, on the traced functions' code, set up
  * paused and resumed once attached. A failure turns sampling off, with
  * a reason, never the trace.
+ *
+ * Start-up knows only where each function starts (its address came with
+ * the recipes' symbols, through BPF where the kernel offers it): a
+ * function's end needs the next symbol, which only a read of all of
+ * /proc/kallsyms tells, and that read was most of pftrace's start-up
+ * (~1 s of 1.8 under QEMU). So the sampler keeps the first
+ * PFT_SAMPLE_FN_BYTES from each start, and finish_sampling() reads
+ * kallsyms once the walks are detached and trims to the true extent.
  */
+#define PFT_SAMPLE_FN_BYTES 16384
 static void start_sampling(struct session *s)
 {
 	unsigned long ranges[PFT_SAMPLE_RANGES][2];
 	char err[PFT_ERRLEN];
 	int i, n = 0;
 
-	s->nfuncs = ksyms_funcs(s->kf.ksyms, &s->funcs);
-	if (s->nfuncs <= 0) {
-		snprintf(s->sampling_off, sizeof(s->sampling_off), "cannot read /proc/kallsyms");
-		s->nfuncs = 0;
-		return;
-	}
 	for (i = 0; i < s->ntargets && n < PFT_SAMPLE_RANGES; i++) {
-		const struct kfunc *f = kfunc_named(s->funcs, s->nfuncs, s->targets[i].recipe->traced);
+		unsigned long addr = 0;
 
-		s->traced_fn[i] = f;
-		if (f) {
-			ranges[n][0] = f->addr;
-			ranges[n][1] = f->addr + f->size;
+		if (ksyms_address(s->kf.ksyms, s->targets[i].recipe->traced, "tT", &addr) && addr) {
+			ranges[n][0] = addr;
+			ranges[n][1] = addr + PFT_SAMPLE_FN_BYTES;
 			n++;
 		}
+	}
+	if (!n) {
+		snprintf(s->sampling_off, sizeof(s->sampling_off),
+			 "no traced function's address in /proc/kallsyms");
+		return;
 	}
 	s->sampler = sampler_start(s->opts->event, (int)s->opts->sample_hz, ranges, n, true,
 				   err, sizeof(err));
 	if (!s->sampler)
 		snprintf(s->sampling_off, sizeof(s->sampling_off), "%s", err);
+}
+
+/*
+ * The samples the provisional ranges kept, cut to the traced functions'
+ * true extent (kallsyms, read after detach): "in_traced" counts those.
+ */
+static void trim_samples(struct session *s)
+{
+	struct sample_result *r = &s->samples;
+	__u64 kept = 0;
+	int i, j, n = 0;
+
+	for (j = 0; j < r->nips; j++) {
+		for (i = 0; i < s->ntargets; i++) {
+			const struct kfunc *f = s->traced_fn[i];
+
+			if (f && r->ips[j].ip >= f->addr && r->ips[j].ip < f->addr + f->size)
+				break;
+		}
+		if (i == s->ntargets)
+			continue;
+		kept += r->ips[j].count;
+		r->ips[n++] = r->ips[j];
+	}
+	r->nips = n;
+	r->counts.kept = kept;
+	for (i = 0; i < s->ntargets; i++) {
+		const struct kfunc *f = s->traced_fn[i];
+
+		if (f && f->size > PFT_SAMPLE_FN_BYTES && !r->note[0])
+			snprintf(r->note, sizeof(r->note), "%s is %lu bytes; samples past its first "
+				 "%d were not kept", f->name, f->size, PFT_SAMPLE_FN_BYTES);
+	}
 }
 
 /* After detach: the samples, laid on each traced function's code. */
@@ -619,6 +852,12 @@ static void finish_sampling(struct session *s)
 	sampler_free(s->sampler);
 	s->sampler = NULL;
 	s->sampled = true;
+	/* the one full read of kallsyms, now that nothing is traced */
+	if (!s->funcs && (s->nfuncs = ksyms_funcs(s->kf.ksyms, &s->funcs)) < 0)
+		s->nfuncs = 0;
+	for (i = 0; i < s->ntargets; i++)
+		s->traced_fn[i] = kfunc_named(s->funcs, s->nfuncs, s->targets[i].recipe->traced);
+	trim_samples(s);
 	kt = ktext_open(KTEXT_AUTO, s->opts->vmlinux, s->kf.ksyms, err, sizeof(err));
 	for (i = 0; i < s->ntargets; i++) {
 		const struct kfunc *f = s->traced_fn[i];
@@ -805,6 +1044,8 @@ static void wait_for_end(struct session *s)
 {
 	const struct trace_opts *o = s->opts;
 	double deadline, next_tick, next_cap_check = INFINITY, next_status = INFINITY;
+	double next_duty = INFINITY;
+	int i;
 
 	if (!o->command && o->common.format == FORMAT_TEXT)
 		fprintf(stderr, "Tracing %d function%s... Hit Ctrl-C to end.\n", s->ntargets,
@@ -816,6 +1057,15 @@ static void wait_for_end(struct session *s)
 	/* a terminal sees the time left (or traced) once a second */
 	if (progress_on())
 		next_status = s->start;
+	if (duty_cycling(s)) {
+		duty_begin(s);
+		next_duty = s->start + o->slice_s;
+		for (i = 0; i < s->ntargets; i++)
+			if (!duty_cycled(s, &s->targets[i]))
+				fprintf(stderr, "pftrace: --sample: %s is traced by kprobes, which stay "
+					"attached (a kretprobe attached afresh each slice misses returns); "
+					"its counts are whole\n", s->targets[i].recipe->traced);
+	}
 	if (o->max_overhead_pct) {
 		next_cap_check = s->start + 1;
 		s->cap_window_start = s->start;
@@ -847,6 +1097,14 @@ static void wait_for_end(struct session *s)
 			next_tick += o->interval_s;
 			continue;
 		}
+		if (now >= next_duty) {
+			if (!duty_switch(s, &next_duty)) {
+				s->end_reason = "attach failed";
+				progress_done();
+				return;
+			}
+			continue;
+		}
 		if (now >= next_cap_check) {
 			if (over_overhead_cap(s, now)) {
 				s->end_reason = "overhead cap";
@@ -855,8 +1113,9 @@ static void wait_for_end(struct session *s)
 			next_cap_check = now + 1;
 			continue;
 		}
-		s->end_reason = workload_wait(&s->run, fmin(fmin(fmin(deadline, next_tick), next_cap_check),
-							     next_status));
+		s->end_reason = workload_wait(&s->run, fmin(fmin(fmin(fmin(deadline, next_tick),
+									next_cap_check), next_status),
+							     next_duty));
 		if (s->end_reason) {
 			progress_done();
 			return;
@@ -900,6 +1159,7 @@ static void stop(struct session *s)
 	s->end = monotonic_s();
 	for (i = 0; i < s->ntargets; i++)
 		target_detach(&s->targets[i]);
+	duty_end(s);
 	if (s->opts->snapshot)
 		for (i = 0; i < s->ntargets; i++)
 			take_snapshot(s, i);
@@ -953,9 +1213,11 @@ static void collect(struct session *s, struct run_report *rep)
 {
 	const struct trace_opts *o = s->opts;
 	struct chain_stats fin;
+	struct duty_summary duty;
 	struct rusage ru;
 	int i;
 
+	duty_summarize(s, s->end - s->start, s->duty.attached_s, &duty);
 	rep->command = o->cmdline;
 	rep->kernel_release = s->kf.release;
 	rep->btf_path = s->kf.btf_path;
@@ -971,7 +1233,7 @@ static void collect(struct session *s, struct run_report *rep)
 		struct target_report *tr = &rep->targets[rep->ntargets++];
 
 		read_stats(s, &s->targets[i], &fin);
-		fill_target_report(tr, &s->targets[i], &fin);
+		fill_target_report(tr, &s->targets[i], &fin, &duty);
 		fill_overhead(tr, s, &s->targets[i]);
 		if (s->sampled)
 			tr->profile = &s->profiles[i];

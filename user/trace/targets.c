@@ -29,9 +29,13 @@ int load_recipe_ksyms(struct kernel_facts *kf, const struct recipe *const *list,
 	const char *const *k;
 	int i, used = 0;
 
-	for (i = 0; i < n; i++)
+	for (i = 0; i < n; i++) {
+		/* the traced function itself: where the sampler starts looking */
+		if (used < 63)
+			names[used++] = list[i]->traced;
 		for (k = list[i]->ksyms; k && *k && used < 63; k++)
 			names[used++] = *k;
+	}
 	names[used] = NULL;
 	ksyms_free(kf->ksyms);
 	kf->ksyms = ksyms_load(names, with_funcs);

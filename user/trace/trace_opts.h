@@ -12,6 +12,10 @@
 #define PFT_MAX_KNOBS 16
 #define PFT_MIN_INTERVAL_S 0.1   /* -i */
 #define PFT_MAX_SECONDS 31536000 /* -d, -i: a year */
+/* --slice: short enough that a 10-second trace holds many, long enough to dwarf an attach */
+#define PFT_DEFAULT_SLICE_MS 20
+#define PFT_MIN_SLICE_MS 5
+#define PFT_MAX_SLICE_MS 10000
 
 
 struct common_opts {
@@ -33,7 +37,10 @@ struct trace_opts {
 	double duration_s;        /* 0: until Ctrl-C (or the command ends) */
 	double interval_s;        /* 0: no interval output */
 	const char *output_path;  /* -o: JSON run file */
-	unsigned int sample_every;
+	unsigned int sample_every;    /* --sample-calls: walk one call in N per CPU */
+	unsigned int duty_one_in;     /* --sample: attached one slice of time in N */
+	double slice_s;               /* --slice: an attached slice's length */
+	bool slice_set;
 	double max_overhead_pct;  /* --max-overhead: 0 = no cap */
 	const char *event;        /* -e: what to sample beside the walks */
 	long sample_hz;           /* -F */

@@ -59,8 +59,13 @@ bracketed short_int INT -f avc_has_perm_noaudit -- $load
 # shellcheck disable=SC2086
 bracketed short_term TERM -f avc_lookup -C attach=kprobe -- $load
 
-# --sample and the overhead figures and cap (production safety)
-case_ sampled pftrace --sample 16 -f avc_lookup --format json -- $load
+# --sample-calls, --sample's duty cycle, the overhead figures and cap (production safety)
+case_ sampled pftrace --sample-calls 16 -f avc_lookup --format json -- $load
+# (slices of 200 ms: under TCG an attach and a detach take ~250 ms together)
+# shellcheck disable=SC2086
+bracketed duty_fexit TERM --sample 2 --slice 200 -f avc_lookup -- avc-load -t 8 -D user_t,daemon_t,worker_t -r 12000
+# shellcheck disable=SC2086
+bracketed duty_kprobe TERM --sample 4 -f avc_lookup -C attach=kprobe -- $load
 (while :; do avc-load -t 8 -D user_t -r 500 2>/dev/null; done) &
 loop=$!
 case_ capped pftrace -f avc_lookup --max-overhead 0.5 -d 60 -o /tmp/capped.json
