@@ -15,4 +15,8 @@ check "walk-bench: exit 0" [ $? -eq 0 ]
 check "walk-bench: probe8 and window timed, each node costs more than 0 ns" \
 	jq -e '.native_ns_per_node_probe8 > 0 and .native_ns_per_node_window > 0' "$tmp/micro.json"
 check "walk-bench: refuses a stray argument: exit 2" sh -c "'$out/bench/walk-bench' --frob; [ \$? -eq 2 ]"
+# the README's table is bench/compare of the measured run in docs/bench/
+sed -n '/^<!-- bench:begin -->$/,/^<!-- bench:end -->$/p' "$top/README.md" | sed '1,2d;$d' | sed '$d' >"$tmp/readme"
+python3 "$top/bench/compare" "$top/bench/baseline.json" "$top/docs/bench/run.json" "$top/docs/bench/micro.json" >"$tmp/now"
+check "README: the benchmark table is bench/compare of docs/bench/, not edited by hand" cmp -s "$tmp/readme" "$tmp/now"
 summary host
