@@ -395,11 +395,12 @@ static void target_forget_calls_in_flight(const struct target *t)
 /*
  * --sample N: the programs are attached for the first slice of every
  * period of N slices, so that the whole cost, the trampoline's
- * included, falls to about 1/N. The time attached runs from the return
- * of each attach to the start of its detach: a trampoline or kprobe
- * goes live as its attach ends and quiet as its detach begins (the
- * waits for RCU come after), which the lab checks against cache_stats.
- * The counts are scaled by the run's duration over that time.
+ * included, falls to about 1/N. Where inside an attach or a detach the
+ * programs go live or quiet differs by kernel (in the lab 6.12 quiets
+ * them as a detach begins, 6.1 near its end, and under QEMU either call
+ * takes ~250 ms), so the time attached runs from the start of each
+ * attach to the end of its detach: the most it can have been. The
+ * counts scaled by the run's duration over it are a lower estimate.
  *
  * fexit targets only: a kretprobe registered afresh for every slice
  * missed most returns in the lab, so kprobe targets stay attached, and
@@ -452,7 +453,7 @@ static bool duty_switch(struct session *s, double *next)
 		detach_cycled(s);
 		t1 = monotonic_s();
 		s->duty.switching_s += t1 - t0;
-		s->duty.attached_s += t0 - s->duty.on_since;
+		s->duty.attached_s += t1 - s->duty.on_since;
 		s->duty.attached = false;
 		s->duty.period_start += slice * s->opts->duty_one_in;
 		/* a stalled pftrace skips periods rather than crowding slices */
@@ -469,7 +470,7 @@ static bool duty_switch(struct session *s, double *next)
 	}
 	t1 = monotonic_s();
 	s->duty.switching_s += t1 - t0;
-	s->duty.on_since = t1;
+	s->duty.on_since = t0;
 	s->duty.attached = true;
 	s->duty.slices++;
 	*next = s->duty.period_start + slice;
@@ -481,7 +482,8 @@ static void duty_end(struct session *s)
 {
 	if (!duty_cycling(s) || !s->duty.attached)
 		return;
-	s->duty.attached_s += s->end - s->duty.on_since;
+	/* called after stop()'s detach: the last slice ends there */
+	s->duty.attached_s += monotonic_s() - s->duty.on_since;
 	s->duty.attached = false;
 }
 
