@@ -127,7 +127,7 @@ static void test_duty_cycle(void **state)
 	assert_int_equal(rf.rep.targets[0].duty.one_in, 16);
 	assert_int_equal(rf.rep.targets[0].duty.slices, 31);
 	assert_true(rf.rep.targets[0].duty.attached_s == 0.625);
-	assert_true(report_count_scale(&rf.rep.targets[0]) == 16);
+	assert_true(rf.rep.targets[0].duty.scale == 16);
 	runfile_free(&rf);
 	/* a scale that is not duration over attached_s is refused, not believed */
 	bad = strdup(text);

@@ -143,9 +143,6 @@ struct run_report {
 	const struct run_filter *filter;          /* NULL or !present: everyone's lookups */
 };
 
-/* What to multiply a walked count by for the whole run's: --sample, --sample-calls, or 1. */
-double report_count_scale(const struct target_report *t);
-
 /* per call, and as a share of one CPU over the run */
 double overhead_ns_per_call(const struct target_report *t);
 double overhead_cpu_pct(const struct target_report *t, double duration_s);

@@ -18,13 +18,6 @@ void report_finish_target(struct target_report *t)
 	walk_summarize(&t->stats, &t->sum);
 }
 
-double report_count_scale(const struct target_report *t)
-{
-	if (t->duty.one_in > 1)
-		return t->duty.scale;
-	return t->sample_every > 1 ? t->sample_every : 1;
-}
-
 double overhead_ns_per_call(const struct target_report *t)
 {
 	return t->stats.calls ? (double)t->run_time_ns / (double)t->stats.calls : 0;

@@ -79,7 +79,7 @@ struct session {
 	struct {
 		bool attached;
 		double period_start;            /* the current period's start (monotonic) */
-		double on_since;                /* the last attach's midpoint */
+		double on_since;                /* the last attach's start */
 		double attached_s;              /* attached in all, the current slice left out */
 		double attached_at_tick;        /* attached_s as of the last -i report */
 		double switching_s;             /* inside attach and detach calls */
@@ -191,9 +191,8 @@ static __u64 verified_insns(const struct target *t)
 /*
  * Attach the target's loaded programs (again, for --sample's next slice).
  * Return programs first, and (target_detach) gone last: then every call
- * whose entry a kprobe stashed has its return hooked, and a call caught
- * half-way leaves at most a stale entry that the slice's end clears,
- * never one that another call's return would take for its own.
+ * whose entry a kprobe stashed has its return hooked, and no stale entry
+ * is left for another call's return to take for its own.
  */
 static bool is_return_program(const struct bpf_program *prog)
 {
@@ -365,33 +364,6 @@ static void target_detach(struct target *t)
 	t->nlinks = 0;
 }
 
-/* Empty a per-task map of calls in flight: NAME, if the object has it. */
-static void clear_task_map(const struct target *t, const char *name)
-{
-	struct bpf_map *map = bpf_object__find_map_by_name(t->obj, name);
-	__u64 key;
-	int fd = map ? bpf_map__fd(map) : -1;
-
-	if (fd < 0 || bpf_map__key_size(map) != sizeof(key))
-		return;
-	while (!bpf_map_get_next_key(fd, NULL, &key))
-		if (bpf_map_delete_elem(fd, &key))
-			break;
-}
-
-/*
- * Between --sample's slices: a kprobe's entry stashed for a call whose
- * return came after the kretprobe was gone must not meet another
- * call's return in the next slice.
- */
-static void target_forget_calls_in_flight(const struct target *t)
-{
-	if (t->method != ATTACH_KPROBE)
-		return;
-	clear_task_map(t, "pending_walks");
-	clear_task_map(t, "lat_starts");
-}
-
 /*
  * --sample N: the programs are attached for the first slice of every
  * period of N slices, so that the whole cost, the trampoline's
@@ -434,12 +406,9 @@ static void detach_cycled(struct session *s)
 {
 	int i;
 
-	for (i = 0; i < s->ntargets; i++) {
-		if (!duty_cycled(s, &s->targets[i]))
-			continue;
-		target_detach(&s->targets[i]);
-		target_forget_calls_in_flight(&s->targets[i]);
-	}
+	for (i = 0; i < s->ntargets; i++)
+		if (duty_cycled(s, &s->targets[i]))
+			target_detach(&s->targets[i]);
 }
 
 /* The next slice's edge; false when a re-attach failed (the run ends). */
@@ -525,8 +494,9 @@ static int read_stats(struct session *s, struct target *t, struct chain_stats *o
 	return 0;
 }
 
-static void fill_target_report(struct target_report *tr, const struct target *t,
-			       const struct chain_stats *stats, const struct duty_summary *duty)
+static void fill_target_report(struct target_report *tr, const struct session *s,
+			       const struct target *t, const struct chain_stats *stats,
+			       const struct duty_summary *duty)
 {
 	memset(tr, 0, sizeof(*tr));
 	tr->requested = t->requested;
@@ -537,9 +507,7 @@ static void fill_target_report(struct target_report *tr, const struct target *t,
 	tr->plan_note = t->plan_note;
 	tr->detail = t->detail;
 	tr->sample_every = t->opts->sample_every;
-	/* --sample cycles fexit targets only (see duty_cycled()) */
-	memset(&tr->duty, 0, sizeof(tr->duty));
-	if (t->method == ATTACH_FEXIT)
+	if (duty_cycled(s, t))
 		tr->duty = *duty;
 	tr->iterator = t->recipe->iterator;
 	tr->chain_end = t->recipe->chain_end;
@@ -618,7 +586,7 @@ static void print_interval(struct session *s, struct chain_stats *prev, double s
 			continue;
 		chain_stats_sub(&delta, &cur, &prev[i]);
 		prev[i] = cur;
-		fill_target_report(&tr, &s->targets[i], &delta, &duty);
+		fill_target_report(&tr, s, &s->targets[i], &delta, &duty);
 		if (json) {
 			json_object_array_add(targets, render_target_json(&tr, span));
 		} else {
@@ -643,7 +611,9 @@ static void write_interval_metrics(struct session *s)
 	struct run_report *rep = calloc(1, sizeof(*rep));
 	struct by_report *by = calloc(PFT_MAX_TARGETS, sizeof(*by));
 	struct chain_stats cur;
+	struct duty_summary duty;
 	char err[PFT_ERRLEN];
+	double now;
 	int i;
 
 	if (!rep || !by) {
@@ -651,9 +621,7 @@ static void write_interval_metrics(struct session *s)
 		free(by);
 		return;
 	}
-	double now = monotonic_s();
-	struct duty_summary duty;
-
+	now = monotonic_s();
 	rep->kernel_release = s->kf.release;
 	rep->duration_s = now - s->start;
 	duty_summarize(s, rep->duration_s, duty_attached_s(s, now), &duty);
@@ -663,7 +631,7 @@ static void write_interval_metrics(struct session *s)
 
 		if (read_stats(s, &s->targets[i], &cur))
 			continue;
-		fill_target_report(tr, &s->targets[i], &cur, &duty);
+		fill_target_report(tr, s, &s->targets[i], &cur, &duty);
 		fill_overhead(tr, s, &s->targets[i]);
 		if (s->opts->by && !filter_read_by(&s->filter, &s->targets[i], s->opts->sample_every,
 						   s->ncpus, &by[i]))
@@ -1060,13 +1028,20 @@ static void wait_for_end(struct session *s)
 	if (progress_on())
 		next_status = s->start;
 	if (duty_cycling(s)) {
-		duty_begin(s);
-		next_duty = s->start + o->slice_s;
-		for (i = 0; i < s->ntargets; i++)
+		bool any = false;
+
+		for (i = 0; i < s->ntargets; i++) {
+			any |= duty_cycled(s, &s->targets[i]);
 			if (!duty_cycled(s, &s->targets[i]))
 				fprintf(stderr, "pftrace: --sample: %s is traced by kprobes, which stay "
 					"attached (a kretprobe attached afresh each slice misses returns); "
 					"its counts are whole\n", s->targets[i].recipe->traced);
+		}
+		/* with nothing to cycle, no slices to keep time for */
+		if (any) {
+			duty_begin(s);
+			next_duty = s->start + o->slice_s;
+		}
 	}
 	if (o->max_overhead_pct) {
 		next_cap_check = s->start + 1;
@@ -1235,7 +1210,7 @@ static void collect(struct session *s, struct run_report *rep)
 		struct target_report *tr = &rep->targets[rep->ntargets++];
 
 		read_stats(s, &s->targets[i], &fin);
-		fill_target_report(tr, &s->targets[i], &fin, &duty);
+		fill_target_report(tr, s, &s->targets[i], &fin, &duty);
 		fill_overhead(tr, s, &s->targets[i]);
 		if (s->sampled)
 			tr->profile = &s->profiles[i];
