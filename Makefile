@@ -50,7 +50,13 @@ TEST_LIBS := -lbpf -lelf -ljson-c -lcapstone -lpfm -lz -lzstd -lm -lcmocka -lres
 
 BPF_SRCS := $(wildcard bpf/*.bpf.c)
 BPF_OBJS := $(patsubst bpf/%.bpf.c,$(OUTPUT)/%.bpf.o,$(BPF_SRCS))
-SKELS := $(patsubst bpf/%.bpf.c,$(OUTPUT)/%.skel.h,$(BPF_SRCS))
+# Each recipe is also built with direct loads (bpf/walk.bpf.h), for
+# kernels that have bpf_rdonly_cast(): the loader opens one or the other
+RECIPE_NAMES := avc dcache inode mount tcp
+DIRECT_OBJS := $(patsubst %,$(OUTPUT)/%.direct.bpf.o,$(RECIPE_NAMES))
+BPF_OBJS += $(DIRECT_OBJS)
+SKELS := $(patsubst bpf/%.bpf.c,$(OUTPUT)/%.skel.h,$(BPF_SRCS)) \
+	$(patsubst %,$(OUTPUT)/%.direct.skel.h,$(RECIPE_NAMES))
 USER_SRCS := $(filter-out user/cmd/replay_walk.c,$(wildcard user/*/*.c))
 # the replay's walk, compiled three ways (see user/cmd/replay_walk.c)
 REPLAY_WALKS := $(OUTPUT)/user/cmd/replay_walk_none.o $(OUTPUT)/user/cmd/replay_walk_every.o \
@@ -81,6 +87,11 @@ $(OUTPUT)/%.bpf.o: bpf/%.bpf.c $(wildcard bpf/*.h) vmlinux/vmlinux.h | $(OUTPUT)
 	$(call msg,BPF,$@)
 	$(Q)$(CLANG) $(BPF_CFLAGS) -c $< -o $@
 	$(Q)$(LLVM_STRIP) -g $@ # DWARF is not needed: CO-RE uses .BTF/.BTF.ext
+
+$(OUTPUT)/%.direct.bpf.o: bpf/%.bpf.c $(wildcard bpf/*.h) vmlinux/vmlinux.h | $(OUTPUT)
+	$(call msg,BPF,$@)
+	$(Q)$(CLANG) $(BPF_CFLAGS) -DPFT_DIRECT_LOADS -c $< -o $@
+	$(Q)$(LLVM_STRIP) -g $@
 
 $(OUTPUT)/%.skel.h: $(OUTPUT)/%.bpf.o
 	$(call msg,GEN-SKEL,$@)

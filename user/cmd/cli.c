@@ -75,6 +75,8 @@ static const struct {
 	{ "avc.hash", { "xor", "murmur3" }, NULL },
 	/* Programs return at once: the benchmark's floor (attach cost only). */
 	{ "walk", { "on", "off" }, NULL },
+	/* Probe reads where direct loads would be used: the benchmark's comparison. */
+	{ "loads", { "direct", "probe" }, NULL },
 };
 
 #define NKNOBS (sizeof(known_knobs) / sizeof(known_knobs[0]))

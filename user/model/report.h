@@ -68,6 +68,7 @@ struct target_report {
 	const char *recipe;
 	const char *table;
 	const char *method;
+	const char *loads;       /* how walks read nodes: "direct" loads or "probe" reads; "" unknown */
 	const char *plan_note;   /* "" when requested == traced */
 	const char *detail;      /* layout, slots, hash */
 	const char *iterator;    /* the kernel's loop over the chain */

@@ -76,6 +76,8 @@ static struct json_object *target_json(const struct target_report *t, double dur
 	add(o, "requested", json_object_new_string(t->requested));
 	add(o, "traced", json_object_new_string(t->traced));
 	add(o, "method", json_object_new_string(t->method));
+	if (t->loads && t->loads[0])
+		add(o, "loads", json_object_new_string(t->loads));
 	add(o, "recipe", json_object_new_string(t->recipe));
 	add(o, "table", json_object_new_string(t->table));
 	add(o, "plan", json_object_new_string(t->plan_note));

@@ -100,7 +100,8 @@ void render_target_text(FILE *f, const struct target_report *t, double duration_
 	const struct chain_stats *s = &t->stats;
 	const struct walk_summary *w = &t->sum;
 
-	fprintf(f, "%s -> %s [%s, %s]\n", t->requested, t->traced, t->table, t->method);
+	fprintf(f, "%s -> %s [%s, %s%s]\n", t->requested, t->traced, t->table, t->method,
+		t->loads && !strcmp(t->loads, "direct") ? ", direct loads" : "");
 	if (t->table_slots)
 		fprintf(f, "  table       %12llu  buckets, walked by %s\n",
 			(unsigned long long)t->table_slots, t->iterator);

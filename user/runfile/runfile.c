@@ -275,6 +275,10 @@ static int read_target(struct reader *r, struct json_object *t, int idx)
 	tr->recipe = get_string(r, t, "recipe");
 	tr->table = get_string(r, t, "table");
 	tr->method = get_string(r, t, "method");
+	tr->loads = get_string(r, t, "loads");
+	if (tr->loads[0] && strcmp(tr->loads, "direct") && strcmp(tr->loads, "probe"))
+		return fail(r, "%s has \"loads\" '%s'; pftrace writes direct or probe", where,
+			    tr->loads);
 	tr->plan_note = get_string(r, t, "plan");
 	tr->detail = get_string(r, t, "layout");
 	tr->iterator = get_string(r, t, "iterator");

@@ -7,6 +7,7 @@
  */
 #include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <bpf/libbpf.h>
 
@@ -14,6 +15,7 @@
 #include "avc.h"
 #include "targets.h"
 #include "avc.skel.h"
+#include "avc.direct.skel.h"
 
 static const char *const avc_aliases[] = {
 	"avc_has_perm_noaudit", "avc_has_perm", "avc_has_perm_flags",

@@ -7,10 +7,12 @@
  */
 #include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <bpf/libbpf.h>
 
 #include "targets.h"
 #include "dcache.skel.h"
+#include "dcache.direct.skel.h"
 
 RECIPE_SKELETON(dcache)
 

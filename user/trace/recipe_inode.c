@@ -6,11 +6,13 @@
  */
 #include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <bpf/libbpf.h>
 
 #include "targets.h"
 #include "inode.skel.h"
+#include "inode.direct.skel.h"
 
 RECIPE_SKELETON(inode)
 

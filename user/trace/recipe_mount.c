@@ -2,10 +2,12 @@
 /* Loader side of bpf/mount.bpf.c: mount_hashtable, m_hash_shift, m_hash_mask from kallsyms. */
 #include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <bpf/libbpf.h>
 
 #include "targets.h"
 #include "mount.skel.h"
+#include "mount.direct.skel.h"
 
 RECIPE_SKELETON(mount)
 

@@ -7,11 +7,13 @@
  */
 #include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <bpf/libbpf.h>
 
 #include "targets.h"
 #include "tcp.skel.h"
+#include "tcp.direct.skel.h"
 
 RECIPE_SKELETON(tcp)
 

@@ -19,6 +19,7 @@
 #include <time.h>
 #include <unistd.h>
 #include <bpf/bpf.h>
+#include <bpf/btf.h>
 #include <bpf/libbpf.h>
 #include <json-c/json.h>
 
@@ -237,6 +238,20 @@ static int target_attach(struct target *t, char *err, size_t errlen)
  * kernel lacks what the recipe needs (bad environment) or 1 when the
  * kernel refused to load or attach (err says which).
  */
+/*
+ * Direct loads (bpf/walk.bpf.h): for fexit programs, on a kernel with
+ * bpf_rdonly_cast() (6.2+), unless they were refused once or -C
+ * loads=probe asks for the probe reads (the benchmark compares both).
+ */
+static bool want_direct_loads(const struct target *t, const struct kernel_facts *kf)
+{
+	const char *forced = knob_get(t->opts, "loads");
+
+	if (t->method != ATTACH_FEXIT || t->direct_refused || (forced && !strcmp(forced, "probe")))
+		return false;
+	return btf__find_by_name_kind(kf->btf, "bpf_rdonly_cast", BTF_KIND_FUNC) >= 0;
+}
+
 static int target_start_method(struct target *t, const struct kernel_facts *kf,
 			       char *err, size_t errlen)
 {
@@ -249,6 +264,7 @@ static int target_start_method(struct target *t, const struct kernel_facts *kf,
 
 	double t0 = monotonic_s(), t1;
 
+	t->direct_loads = want_direct_loads(t, kf);
 	rc = r->open(t, &open_opts);
 	if (rc) {
 		snprintf(err, errlen, "%s: cannot open the BPF object: %s", r->traced, kerr_str(rc));
@@ -337,6 +353,16 @@ static int target_start(struct target *t, const struct kernel_facts *kf,
 	int rc = target_start_method(t, kf, err, errlen);
 	size_t used;
 
+	/* direct loads refused: the same programs with probe reads, said in the plan */
+	if (rc == 1 && t->direct_loads) {
+		used = strlen(t->plan_note);
+		snprintf(t->plan_note + used, sizeof(t->plan_note) - used, "%sdirect loads refused "
+			 "(%s); using probe reads", used ? "\n" : "", err);
+		fprintf(stderr, "pftrace: %s; using probe reads\n", err);
+		target_free(t);
+		t->direct_refused = true;
+		rc = target_start_method(t, kf, err, errlen);
+	}
 	if (rc != 1 || t->method != ATTACH_FEXIT || !t->may_fall_back)
 		return rc;
 	snprintf(fexit_err, sizeof(fexit_err), "%s", err);
@@ -504,6 +530,7 @@ static void fill_target_report(struct target_report *tr, const struct session *s
 	tr->recipe = t->recipe->name;
 	tr->table = t->recipe->table;
 	tr->method = attach_method_name(t->method);
+	tr->loads = t->direct_loads ? "direct" : "probe";
 	tr->plan_note = t->plan_note;
 	tr->detail = t->detail;
 	tr->sample_every = t->opts->sample_every;

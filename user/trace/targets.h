@@ -61,6 +61,8 @@ struct target {
 	const struct recipe *recipe;
 	enum attach_method method;
 	bool may_fall_back;              /* fexit untested: kprobe if refused */
+	bool direct_loads;               /* opened from the recipe's direct-load build */
+	bool direct_refused;             /* the kernel refused that build: probe reads */
 	char plan_note[PFT_ERRLEN];      /* what the planner decided, and why */
 	char detail[PFT_ERRLEN];         /* recipe facts: layout, slots, hash */
 	const struct trace_opts *opts;
@@ -79,14 +81,35 @@ struct target {
 
 extern const struct recipe *const recipes[];
 
-/* open/destroy of a recipe whose skeleton is NAME.skel.h */
+/*
+ * open/destroy of a recipe whose skeleton is NAME.skel.h. With
+ * t->direct_loads the skeleton is opened over NAME.direct.bpf.o, the
+ * same source built with direct loads (bpf/walk.bpf.h): same maps,
+ * programs and globals, so the one skeleton binds either (the sizes of
+ * the two skeletons' structs are checked to agree). This is the
+ * skeleton's own __open_opts() with the object's bytes swapped.
+ */
 #define RECIPE_SKELETON(name)							\
+_Static_assert(sizeof(struct name##_bpf) == sizeof(struct name##_direct_bpf) && \
+	       sizeof(*((struct name##_bpf *)0)->rodata) ==			\
+	       sizeof(*((struct name##_direct_bpf *)0)->rodata),			\
+	       #name ".bpf.o and " #name ".direct.bpf.o differ in layout");	\
 static int name##_open(struct target *t, const struct bpf_object_open_opts *opts) \
 {										\
-	struct name##_bpf *skel = name##_bpf__open_opts(opts);			\
+	struct name##_bpf *skel = calloc(1, sizeof(*skel));			\
+	int err;								\
 										\
 	if (!skel)								\
-		return -errno;							\
+		return -ENOMEM;							\
+	err = name##_bpf__create_skeleton(skel);				\
+	if (!err && t->direct_loads)						\
+		skel->skeleton->data =						\
+			(void *)name##_direct_bpf__elf_bytes(&skel->skeleton->data_sz); \
+	err = err ?: bpf_object__open_skeleton(skel->skeleton, opts);		\
+	if (err) {								\
+		name##_bpf__destroy(skel);					\
+		return err;							\
+	}									\
 	t->skel = skel;								\
 	t->obj = skel->obj;							\
 	return 0;								\

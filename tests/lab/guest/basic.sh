@@ -59,6 +59,11 @@ bracketed short_int INT -f avc_has_perm_noaudit -- $load
 # shellcheck disable=SC2086
 bracketed short_term TERM -f avc_lookup -C attach=kprobe -- $load
 
+# the walks' loads: direct where the kernel has bpf_rdonly_cast (its own
+# kallsyms says), and the probe reads that -C loads=probe asks for
+echo "=== VALUE rdonly_cast_symbols $(grep -c ' bpf_rdonly_cast$' /proc/kallsyms)"
+case_ loads_probe pftrace -f avc_lookup -C loads=probe --format json -- $load
+
 # --sample-calls, --sample's duty cycle, the overhead figures and cap (production safety)
 case_ sampled pftrace --sample-calls 16 -f avc_lookup --format json -- $load
 # (slices of 200 ms: under TCG an attach and a detach take ~250 ms together)
