@@ -37,6 +37,7 @@ struct walk_config {
 	__u32 lat_shift;            /* a latency bucket is 2^lat_shift units wide */
 	__u32 filter;               /* PFT_FILTER_*: whose lookups count (0: everyone's) */
 	__u32 by;                   /* enum pft_by: --by, lookups by who made them */
+	__u32 plain_adds;           /* per-CPU counters take plain adds (walk.bpf.h) */
 };
 
 /*

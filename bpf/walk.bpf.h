@@ -39,11 +39,28 @@ struct chain_walk {
 };
 
 /*
- * Counters are bumped with atomic adds although the map is per-CPU: a
- * tracing program can be preempted by another task that enters the same
- * program on the same CPU, and exact counts are the product.
+ * Per-CPU counters (chain_counters, lat_counters, lat_hist) have one
+ * writer: the loader attaches one walking program per object (an fexit,
+ * or a kprobe and its kretprobe). The kernel never runs a program while
+ * it is already running on the same CPU: kprobe programs nest in none
+ * (bpf_prog_active), and since 5.12 an fexit program is skipped, and
+ * counted as a recursion miss, when it would run inside itself, which a
+ * preempting task (PREEMPT_RT) or an interrupt could otherwise make it
+ * do. There the loader sets plain_adds and a counter takes a plain
+ * load, add and store. On 5.10 an interrupt can nest an fexit program in
+ * itself, so the add stays atomic (lock-prefixed on x86, ~20 cycles).
+ * The verifier drops the branch not taken: plain_adds is read-only.
  */
-#define stat_add(field, n) __sync_fetch_and_add(&(field), (n))
+#define stat_add(field, n)						\
+	do {								\
+		if (walk_config.plain_adds)				\
+			(field) += (n);					\
+		else							\
+			__sync_fetch_and_add(&(field), (n));		\
+	} while (0)
+
+/* Counters in maps shared by every CPU (by_counts, key_counts): atomic. */
+#define shared_add(field, n) __sync_fetch_and_add(&(field), (n))
 
 static __always_inline struct chain_counters *stats_slot(void)
 {
@@ -448,10 +465,10 @@ __noinline int account_by(__u64 packed)
 			stat_add(s->by_dropped, 1);
 		return 0;
 	}
-	stat_add(c->lookups, 1);
-	stat_add(c->nodes, (__u32)packed);
+	shared_add(c->lookups, 1);
+	shared_add(c->nodes, (__u32)packed);
 	if (!(packed & KERNEL_FOUND))
-		stat_add(c->misses, 1);
+		shared_add(c->misses, 1);
 	return 0;
 }
 
@@ -500,9 +517,9 @@ __noinline int count_key_walk(__u64 k0, __u64 k1, __u32 hit)
 		return 0;
 	}
 	if (hit)
-		stat_add(kh->hits, 1);
+		shared_add(kh->hits, 1);
 	else
-		stat_add(kh->misses, 1);
+		shared_add(kh->misses, 1);
 	return 0;
 }
 

@@ -5,7 +5,8 @@
  * read of a 64-byte window (pftrace's walk), or direct loads through
  * bpf_rdonly_cast(). Each program walks chains of 1 and of 256 nodes by
  * BPF_PROG_TEST_RUN; the kernel's BPF statistics time each run, and the
- * difference over 255 nodes is the cost per node.
+ * difference over 255 nodes is the cost per node. The same way, a
+ * per-CPU counter's add is timed plain and atomic, 1 add against 257.
  *
  *   walk-bench [--json FILE]
  *
@@ -81,6 +82,25 @@ static double median_ns(struct walk_bench_bpf *skel, struct variant *v, __u32 le
 	return r[ROUNDS / 2];
 }
 
+/* ns per add of a per-CPU counter by PROG: 257 adds a run against 1 */
+static double ns_per_add(struct walk_bench_bpf *skel, struct bpf_program *prog)
+{
+	double one[ROUNDS], many[ROUNDS];
+	int i;
+
+	for (i = 0; i < ROUNDS; i++) {
+		skel->data->add_count = 1;
+		one[i] = mean_run_ns(prog);
+		skel->data->add_count = 257;
+		many[i] = mean_run_ns(prog);
+		if (one[i] < 0 || many[i] < 0)
+			return -1;
+	}
+	qsort(one, ROUNDS, sizeof(one[0]), cmp_double);
+	qsort(many, ROUNDS, sizeof(many[0]), cmp_double);
+	return (many[ROUNDS / 2] - one[ROUNDS / 2]) / 256;
+}
+
 int main(int argc, char **argv)
 {
 	const char *json = argc == 3 && !strcmp(argv[1], "--json") ? argv[2] : NULL;
@@ -90,6 +110,7 @@ int main(int argc, char **argv)
 		{ "window", "bpf_probe_read_kernel() of a 64-byte window (pftrace)" },
 		{ "direct", "direct loads through bpf_rdonly_cast() (6.2+)" },
 	};
+	double add_plain, add_atomic;
 	int stats_fd, i;
 	FILE *out;
 
@@ -149,6 +170,13 @@ int main(int argc, char **argv)
 	if (v[2].loaded)
 		printf("  direct loads cost %.2fx the window read per node\n",
 		       v[2].per_node / v[1].per_node);
+	add_plain = ns_per_add(skel, skel->progs.adds_plain);
+	add_atomic = ns_per_add(skel, skel->progs.adds_atomic);
+	if (add_plain < 0 || add_atomic < 0) {
+		fprintf(stderr, "walk-bench: the adds did not run\n");
+		return 1;
+	}
+	printf("  per-CPU counter add: %.2f ns plain, %.2f ns atomic\n", add_plain, add_atomic);
 	if (json) {
 		out = fopen(json, "w");
 		if (!out) {
@@ -159,7 +187,8 @@ int main(int argc, char **argv)
 			v[0].per_node, v[1].per_node);
 		if (v[2].loaded)
 			fprintf(out, ", \"native_ns_per_node_direct\": %.3f", v[2].per_node);
-		fprintf(out, "}\n");
+		fprintf(out, ", \"native_ns_per_add_plain\": %.3f, \"native_ns_per_add_atomic\": %.3f}\n",
+			add_plain, add_atomic);
 		fclose(out);
 	}
 	close(stats_fd);

@@ -8,6 +8,10 @@
  *                  bpf/walk.bpf.h does: the next pointer and the key);
  *  - walk_direct:  plain loads through bpf_rdonly_cast() (6.2+), which
  *                  the verifier turns into fault-safe loads, no call.
+ * and one lookup's accounting, a per-CPU counter bumped two ways:
+ *  - adds_plain:   a plain load, add and store (bpf/walk.bpf.h where the
+ *                  kernel never nests the program on a CPU);
+ *  - adds_atomic:  an atomic add (lock-prefixed on x86).
  * Run by BPF_PROG_TEST_RUN and timed with the kernel's BPF statistics.
  */
 #include "vmlinux.h"
@@ -120,6 +124,47 @@ int walk_direct(void *ctx)
 		pos = (__u64)(unsigned long)h->next;
 	}
 	walked += i;
+	return 0;
+}
+
+/* per-CPU counters, as chain_counters is: 8 of them, one line */
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__uint(max_entries, 1);
+	__type(key, __u32);
+	__type(value, __u64[8]);
+} counters SEC(".maps");
+
+__u32 add_count = 1;       /* adds per run: set by user space */
+
+/*
+ * volatile: one add each time round, which the compiler may not fold
+ * into one add of the total, as a real lookup's few adds to different
+ * counters cannot be folded either.
+ */
+SEC("raw_tp")
+int adds_plain(void *ctx)
+{
+	__u32 zero = 0, i;
+	__u64 *c = bpf_map_lookup_elem(&counters, &zero);
+
+	if (!c)
+		return 1;
+	for (i = 0; i < 1024 && i < add_count; i++)
+		*(volatile __u64 *)&c[i & 7] += 1;
+	return 0;
+}
+
+SEC("raw_tp")
+int adds_atomic(void *ctx)
+{
+	__u32 zero = 0, i;
+	__u64 *c = bpf_map_lookup_elem(&counters, &zero);
+
+	if (!c)
+		return 1;
+	for (i = 0; i < 1024 && i < add_count; i++)
+		__sync_fetch_and_add(&c[i & 7], 1);
 	return 0;
 }
 

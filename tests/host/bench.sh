@@ -14,6 +14,8 @@ trap 'rm -rf "$tmp"' EXIT
 check "walk-bench: exit 0" [ $? -eq 0 ]
 check "walk-bench: probe8 and window timed, each node costs more than 0 ns" \
 	jq -e '.native_ns_per_node_probe8 > 0 and .native_ns_per_node_window > 0' "$tmp/micro.json"
+check "walk-bench: a per-CPU counter's add timed plain and atomic, each more than 0 ns" \
+	jq -e '.native_ns_per_add_plain > 0 and .native_ns_per_add_atomic > 0' "$tmp/micro.json"
 check "walk-bench: refuses a stray argument: exit 2" sh -c "'$out/bench/walk-bench' --frob; [ \$? -eq 2 ]"
 # the README's table is bench/compare of the measured run in docs/bench/
 sed -n '/^<!-- bench:begin -->$/,/^<!-- bench:end -->$/p' "$top/README.md" | sed '1,2d;$d' | sed '$d' >"$tmp/readme"

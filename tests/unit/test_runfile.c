@@ -30,6 +30,7 @@ static void make_run(struct run_report *r, __u64 scale, int long_chains)
 	r->bpf_stats = "";
 	t->iterator = "hlist_for_each_entry_rcu()";
 	t->loads = "direct";
+	t->adds = "plain";
 	t->table_slots = 512;
 	for (i = 0; i <= (long_chains ? 20 : 2); i++) {
 		__u64 n = scale * (long_chains ? 50 : (i == 1 ? 900 : 50));
@@ -72,6 +73,7 @@ static void test_round_trip(void **state)
 	assert_string_equal(rf.rep.targets[0].traced, "avc_lookup");
 	assert_int_equal(rf.rep.targets[0].table_slots, 512);
 	assert_string_equal(rf.rep.targets[0].loads, "direct");
+	assert_string_equal(rf.rep.targets[0].adds, "plain");
 	assert_memory_equal(&rf.rep.targets[0].stats, &r.targets[0].stats, sizeof(struct chain_stats));
 	assert_true(rf.rep.targets[0].sum.mean_walked == r.targets[0].sum.mean_walked);
 	assert_null(rf.rep.filter);
@@ -93,6 +95,23 @@ static void test_refuses_unknown_loads(void **state)
 	memcpy(at + strlen("\"loads\": \""), "xyzzy!", 6);
 	assert_int_not_equal(runfile_parse(text, strlen(text), "x.json", &rf, err, sizeof(err)), 0);
 	assert_non_null(strstr(err, "\"loads\" 'xyzzy!'"));
+	free(text);
+}
+
+/* so is how the counters were bumped */
+static void test_refuses_unknown_adds(void **state)
+{
+	struct run_report r;
+	struct run_file rf;
+	char err[512], *text, *at;
+
+	make_run(&r, 3, 1);
+	text = to_json(&r);
+	at = strstr(text, "\"adds\": \"plain\"");
+	assert_non_null(at);
+	memcpy(at + strlen("\"adds\": \""), "xyzzy", 5);
+	assert_int_not_equal(runfile_parse(text, strlen(text), "x.json", &rf, err, sizeof(err)), 0);
+	assert_non_null(strstr(err, "\"adds\" 'xyzzy'"));
 	free(text);
 }
 
@@ -445,6 +464,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_round_trip),
 		cmocka_unit_test(test_refuses_unknown_loads),
+		cmocka_unit_test(test_refuses_unknown_adds),
 		cmocka_unit_test(test_filter_round_trip),
 		cmocka_unit_test(test_refusals),
 		cmocka_unit_test(test_duty_cycle),

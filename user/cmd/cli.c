@@ -74,9 +74,11 @@ static const struct {
 	/* Forces the AVC bucket function: exists to prove the self-check. */
 	{ "avc.hash", { "xor", "murmur3" }, NULL },
 	/* Programs return at once: the benchmark's floor (attach cost only). */
-	{ "walk", { "on", "off" }, NULL },
+	{ "walk", { "on", "off" }, "off: attach and return at once (the benchmark's floor)" },
 	/* Probe reads where direct loads would be used: the benchmark's comparison. */
-	{ "loads", { "direct", "probe" }, NULL },
+	{ "loads", { "direct", "probe" }, "how walks read nodes (default: direct where 6.2+)" },
+	/* Atomic adds where plain ones would be used: the benchmark's comparison. */
+	{ "adds", { "plain", "atomic" }, "how counters are bumped (default: plain where safe)" },
 };
 
 #define NKNOBS (sizeof(known_knobs) / sizeof(known_knobs[0]))

@@ -69,6 +69,7 @@ struct target_report {
 	const char *table;
 	const char *method;
 	const char *loads;       /* how walks read nodes: "direct" loads or "probe" reads; "" unknown */
+	const char *adds;        /* how counters are bumped: "plain" or "atomic"; "" unknown */
 	const char *plan_note;   /* "" when requested == traced */
 	const char *detail;      /* layout, slots, hash */
 	const char *iterator;    /* the kernel's loop over the chain */

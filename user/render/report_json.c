@@ -78,6 +78,8 @@ static struct json_object *target_json(const struct target_report *t, double dur
 	add(o, "method", json_object_new_string(t->method));
 	if (t->loads && t->loads[0])
 		add(o, "loads", json_object_new_string(t->loads));
+	if (t->adds && t->adds[0])
+		add(o, "adds", json_object_new_string(t->adds));
 	add(o, "recipe", json_object_new_string(t->recipe));
 	add(o, "table", json_object_new_string(t->table));
 	add(o, "plan", json_object_new_string(t->plan_note));

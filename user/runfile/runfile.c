@@ -279,6 +279,10 @@ static int read_target(struct reader *r, struct json_object *t, int idx)
 	if (tr->loads[0] && strcmp(tr->loads, "direct") && strcmp(tr->loads, "probe"))
 		return fail(r, "%s has \"loads\" '%s'; pftrace writes direct or probe", where,
 			    tr->loads);
+	tr->adds = get_string(r, t, "adds");
+	if (tr->adds[0] && strcmp(tr->adds, "plain") && strcmp(tr->adds, "atomic"))
+		return fail(r, "%s has \"adds\" '%s'; pftrace writes plain or atomic", where,
+			    tr->adds);
 	tr->plan_note = get_string(r, t, "plan");
 	tr->detail = get_string(r, t, "layout");
 	tr->iterator = get_string(r, t, "iterator");

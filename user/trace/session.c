@@ -139,8 +139,25 @@ static int select_programs(struct target *t, const struct kernel_facts *kf,
 	return 0;
 }
 
+/*
+ * Plain adds to the per-CPU counters (bpf/walk.bpf.h) where the kernel
+ * never runs the target's walking program inside itself on one CPU:
+ * always for kprobes (bpf_prog_active), and for fexit where struct
+ * bpf_prog has its per-CPU recursion counter "active" (5.12+). -C
+ * adds=atomic keeps the atomic adds (the benchmark compares both).
+ */
+static bool want_plain_adds(const struct target *t, const struct kernel_facts *kf)
+{
+	const char *forced = knob_get(t->opts, "adds");
+
+	if (forced && !strcmp(forced, "atomic"))
+		return false;
+	return t->method == ATTACH_KPROBE || btf_member_offset(kf->btf, "bpf_prog", "active") >= 0;
+}
+
 /* The settings every recipe shares live in its ".rodata.walk" map. */
-static int set_walk_config(struct target *t, char *err, size_t errlen)
+static int set_walk_config(struct target *t, const struct kernel_facts *kf, char *err,
+			   size_t errlen)
 {
 	struct bpf_map *map = bpf_object__find_map_by_name(t->obj, ".rodata.walk");
 	struct walk_config *cfg;
@@ -153,6 +170,7 @@ static int set_walk_config(struct target *t, char *err, size_t errlen)
 	}
 	cfg->sample_every = t->opts->sample_every;
 	cfg->walk_off = knob_get(t->opts, "walk") && !strcmp(knob_get(t->opts, "walk"), "off");
+	cfg->plain_adds = t->plain_adds = want_plain_adds(t, kf);
 	return 0;
 }
 
@@ -270,7 +288,7 @@ static int target_start_method(struct target *t, const struct kernel_facts *kf,
 		snprintf(err, errlen, "%s: cannot open the BPF object: %s", r->traced, kerr_str(rc));
 		return 1;
 	}
-	if (select_programs(t, kf, err, errlen) || set_walk_config(t, err, errlen) ||
+	if (select_programs(t, kf, err, errlen) || set_walk_config(t, kf, err, errlen) ||
 	    r->configure(t, kf, err, errlen))
 		return 2;
 	if (t->opts->snapshot &&
@@ -531,6 +549,7 @@ static void fill_target_report(struct target_report *tr, const struct session *s
 	tr->table = t->recipe->table;
 	tr->method = attach_method_name(t->method);
 	tr->loads = t->direct_loads ? "direct" : "probe";
+	tr->adds = t->plain_adds ? "plain" : "atomic";
 	tr->plan_note = t->plan_note;
 	tr->detail = t->detail;
 	tr->sample_every = t->opts->sample_every;

@@ -63,6 +63,9 @@ bracketed short_term TERM -f avc_lookup -C attach=kprobe -- $load
 # kallsyms says), and the probe reads that -C loads=probe asks for
 echo "=== VALUE rdonly_cast_symbols $(grep -c ' bpf_rdonly_cast$' /proc/kallsyms)"
 case_ loads_probe pftrace -f avc_lookup -C loads=probe --format json -- $load
+# the counters' adds: plain where the kernel never nests a program on a
+# CPU (kprobes; fexit from 5.12), and the atomic ones -C adds=atomic keeps
+case_ adds_atomic pftrace -f avc_lookup -C adds=atomic --format json -- $load
 
 # --sample-calls, --sample's duty cycle, the overhead figures and cap (production safety)
 case_ sampled pftrace --sample-calls 16 -f avc_lookup --format json -- $load
