@@ -74,6 +74,29 @@ int kernel_facts_load(struct kernel_facts *kf, const char *btf_path,
 	return 0;
 }
 
+void kernel_facts_drop_btf(struct kernel_facts *kf)
+{
+	btf__free(kf->btf);
+	kf->btf = NULL;
+}
+
+int kernel_facts_reload_btf(struct kernel_facts *kf, char *err, size_t errlen)
+{
+	const char *path = kf->btf_custom ? kf->btf_load_path : VMLINUX_BTF;
+	long e;
+
+	if (kf->btf)
+		return 0;
+	kf->btf = btf__parse(path, NULL);
+	e = libbpf_get_error(kf->btf);
+	if (e) {
+		kf->btf = NULL;
+		snprintf(err, errlen, "%s: %s", kf->btf_path, strerror((int)-e));
+		return (int)e;
+	}
+	return 0;
+}
+
 void kernel_facts_free(struct kernel_facts *kf)
 {
 	ksyms_free(kf->ksyms);

@@ -32,6 +32,13 @@ struct kernel_facts {
 int kernel_facts_load(struct kernel_facts *kf, const char *btf_path,
 		      char *err, size_t errlen);
 void kernel_facts_free(struct kernel_facts *kf);
+/*
+ * The parsed BTF is ~6 MB, and libbpf parses a copy of its own for each
+ * object it loads: planning done, the session drops its own, and takes
+ * it again only to re-plan a target the kernel refused.
+ */
+void kernel_facts_drop_btf(struct kernel_facts *kf);
+int kernel_facts_reload_btf(struct kernel_facts *kf, char *err, size_t errlen);
 /* libbpf's messages on stderr with -v, else none */
 void setup_libbpf_logging(bool verbose);
 unsigned int kernel_version_of(const char *release);

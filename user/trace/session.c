@@ -270,17 +270,20 @@ static bool want_direct_loads(const struct target *t, const struct kernel_facts 
 	return btf__find_by_name_kind(kf->btf, "bpf_rdonly_cast", BTF_KIND_FUNC) >= 0;
 }
 
-static int target_start_method(struct target *t, const struct kernel_facts *kf,
-			       char *err, size_t errlen)
+/*
+ * Open the target's object for the planned method and set it up: the
+ * part of a start that reads the BTF. 0, 1 when the object cannot be
+ * opened, 2 when the kernel lacks what the recipe needs.
+ */
+static int target_open(struct target *t, const struct kernel_facts *kf, char *err,
+		       size_t errlen)
 {
 	LIBBPF_OPTS(bpf_object_open_opts, open_opts,
 		    /* CO-RE relocations against --btf instead of the kernel's */
 		    .btf_custom_path = kf->btf_custom ? kf->btf_load_path : NULL);
 	const struct recipe *r = t->recipe;
-	struct bpf_map *map;
+	double t0 = monotonic_s();
 	int rc;
-
-	double t0 = monotonic_s(), t1;
 
 	t->direct_loads = want_direct_loads(t, kf);
 	rc = r->open(t, &open_opts);
@@ -298,14 +301,23 @@ static int target_start_method(struct target *t, const struct kernel_facts *kf,
 		return 2;
 	if (t->filter && filter_prepare_target(t->filter, t, err, errlen))
 		return 2;
-	t1 = monotonic_s();
-	t->open_ms = (t1 - t0) * 1000;
+	t->open_ms = (monotonic_s() - t0) * 1000;
+	return 0;
+}
+
+/* Load and attach an opened target: 0, or 1 when the kernel refused. */
+static int target_load_attach(struct target *t, char *err, size_t errlen)
+{
+	double t0, t1 = monotonic_s();
+	struct bpf_map *map;
+	int rc;
+
 	rc = bpf_object__load(t->obj);
 	t0 = monotonic_s();
 	t->load_ms = (t0 - t1) * 1000;
 	if (rc) {
 		snprintf(err, errlen, "%s: the kernel refused the %s programs: %s (-v shows "
-			 "the verifier's log)", r->traced, attach_method_name(t->method),
+			 "the verifier's log)", t->recipe->traced, attach_method_name(t->method),
 			 kerr_str(rc));
 		return 1;
 	}
@@ -320,6 +332,17 @@ static int target_start_method(struct target *t, const struct kernel_facts *kf,
 	t->attach_ms = (monotonic_s() - t0) * 1000;
 	t->verified_insns = verified_insns(t);
 	return 0;
+}
+
+/* A refused target started over, with the BTF parsed again if it was dropped. */
+static int target_restart(struct target *t, struct kernel_facts *kf, char *err, size_t errlen)
+{
+	int rc;
+
+	if (kernel_facts_reload_btf(kf, err, errlen))
+		return 2;
+	rc = target_open(t, kf, err, errlen);
+	return rc ? rc : target_load_attach(t, err, errlen);
 }
 
 /* BPF run time and run count of the target's programs so far. */
@@ -360,15 +383,15 @@ static __u64 total_run_time_ns(const struct session *s)
 static void target_free(struct target *t);
 
 /*
- * Start with the planned method; when fexit was planned untested and
- * the kernel refuses it (no trampolines, too many arguments, an LSM),
- * start over with kprobe + kretprobe and say why.
+ * Load and attach a target opened with the planned method; when fexit
+ * was planned untested and the kernel refuses it (no trampolines, too
+ * many arguments, an LSM), start over with kprobe + kretprobe and say
+ * why.
  */
-static int target_start(struct target *t, const struct kernel_facts *kf,
-			char *err, size_t errlen)
+static int target_start(struct target *t, struct kernel_facts *kf, char *err, size_t errlen)
 {
 	char fexit_err[PFT_ERRLEN], kprobe_err[PFT_ERRLEN];
-	int rc = target_start_method(t, kf, err, errlen);
+	int rc = target_load_attach(t, err, errlen);
 	size_t used;
 
 	/* direct loads refused: the same programs with probe reads, said in the plan */
@@ -379,14 +402,14 @@ static int target_start(struct target *t, const struct kernel_facts *kf,
 		fprintf(stderr, "pftrace: %s; using probe reads\n", err);
 		target_free(t);
 		t->direct_refused = true;
-		rc = target_start_method(t, kf, err, errlen);
+		rc = target_restart(t, kf, err, errlen);
 	}
 	if (rc != 1 || t->method != ATTACH_FEXIT || !t->may_fall_back)
 		return rc;
 	snprintf(fexit_err, sizeof(fexit_err), "%s", err);
 	target_free(t);
 	t->method = ATTACH_KPROBE;
-	rc = target_start_method(t, kf, kprobe_err, sizeof(kprobe_err));
+	rc = target_restart(t, kf, kprobe_err, sizeof(kprobe_err));
 	if (rc) {
 		snprintf(err, errlen, "%s; and with kprobes: %s", fexit_err, kprobe_err);
 		return rc;
@@ -761,22 +784,31 @@ static void note_phase(struct session *s, const char *phase, double *since)
 	*since = now;
 }
 
-/* a target's start: open, load and verify, attach; *since moves past it */
+/* a target's open; *since moves past it */
+static void note_target_open(struct session *s, const struct target *t, double *since)
+{
+	char name[64];
+
+	snprintf(name, sizeof(name), "%s: open", t->recipe->traced);
+	add_phase(s, name, t->open_ms, 0);
+	*since = monotonic_s();
+}
+
+/* a target's load and verify, and attach; *since moves past them */
 static void note_target_phases(struct session *s, const struct target *t, double *since)
 {
 	char name[64];
 	double now = monotonic_s(), rest;
 
-	snprintf(name, sizeof(name), "%s: open", t->recipe->traced);
-	add_phase(s, name, t->open_ms, 0);
 	snprintf(name, sizeof(name), "%s: load and verify", t->recipe->traced);
 	add_phase(s, name, t->load_ms, t->verified_insns);
 	snprintf(name, sizeof(name), "%s: attach", t->recipe->traced);
 	add_phase(s, name, t->attach_ms, 0);
-	/* a refused fexit tried first, and its fallback's start, are the rest */
-	rest = (now - *since) * 1000 - t->open_ms - t->load_ms - t->attach_ms;
+	/* a refused attempt, and its fallback's open, load and attach, are the rest */
+	rest = (now - *since) * 1000 - t->load_ms - t->attach_ms;
 	if (rest > 5) {
-		snprintf(name, sizeof(name), "%s: the rest (a refused fexit)", t->recipe->traced);
+		snprintf(name, sizeof(name), "%s: the rest (a refused attempt and its fallback)",
+			 t->recipe->traced);
 		add_phase(s, name, rest, 0);
 	}
 	*since = now;
@@ -1018,6 +1050,16 @@ static int attach(struct session *s, double *phase_start)
 		start_sampling(s);
 		note_phase(s, "sampler (perf events, BPF, kernel functions)", phase_start);
 	}
+	for (i = 0; i < s->ntargets; i++) {
+		rc = target_open(&s->targets[i], &s->kf, err, sizeof(err));
+		if (rc) {
+			fprintf(stderr, "pftrace: %s\n", err);
+			return rc;
+		}
+		note_target_open(s, &s->targets[i], phase_start);
+	}
+	/* what needed the BTF is done: libbpf parses its own copy to load */
+	kernel_facts_drop_btf(&s->kf);
 	for (i = 0; i < s->ntargets; i++) {
 		rc = target_start(&s->targets[i], &s->kf, err, sizeof(err));
 		if (rc) {
