@@ -81,38 +81,35 @@ static void test_round_trip(void **state)
 	free(text);
 }
 
-/* how the walks read nodes is part of the data: only the two kinds pftrace writes */
-static void test_refuses_unknown_loads(void **state)
+/* KEY's value VALUE overwritten with JUNK (as long): the reader must refuse it */
+static void refuses_overwritten(const char *key, const char *value, const char *junk)
 {
 	struct run_report r;
 	struct run_file rf;
-	char err[512], *text, *at;
+	char err[512], want[64], *text, *at;
 
 	make_run(&r, 3, 1);
 	text = to_json(&r);
-	at = strstr(text, "\"loads\": \"direct\"");
+	snprintf(want, sizeof(want), "\"%s\": \"%s\"", key, value);
+	at = strstr(text, want);
 	assert_non_null(at);
-	memcpy(at + strlen("\"loads\": \""), "xyzzy!", 6);
+	memcpy(at + strlen(key) + 5, junk, strlen(junk));
 	assert_int_not_equal(runfile_parse(text, strlen(text), "x.json", &rf, err, sizeof(err)), 0);
-	assert_non_null(strstr(err, "\"loads\" 'xyzzy!'"));
+	snprintf(want, sizeof(want), "\"%s\" '%s'", key, junk);
+	assert_non_null(strstr(err, want));
 	free(text);
 }
 
-/* so is how the counters were bumped */
+/* how the walks read nodes, and how counters were bumped, are part of
+ * the data: only the kinds pftrace writes */
+static void test_refuses_unknown_loads(void **state)
+{
+	refuses_overwritten("loads", "direct", "xyzzy!");
+}
+
 static void test_refuses_unknown_adds(void **state)
 {
-	struct run_report r;
-	struct run_file rf;
-	char err[512], *text, *at;
-
-	make_run(&r, 3, 1);
-	text = to_json(&r);
-	at = strstr(text, "\"adds\": \"plain\"");
-	assert_non_null(at);
-	memcpy(at + strlen("\"adds\": \""), "xyzzy", 5);
-	assert_int_not_equal(runfile_parse(text, strlen(text), "x.json", &rf, err, sizeof(err)), 0);
-	assert_non_null(strstr(err, "\"adds\" 'xyzzy'"));
-	free(text);
+	refuses_overwritten("adds", "plain", "xyzzy");
 }
 
 /* the filter goes out and comes back: who was counted is part of the data */
