@@ -123,8 +123,8 @@ static __always_inline bool sample_this_call(void)
 		return false;
 	/*
 	 * Not a fetching atomic: BPF_FETCH needs 5.12 and 5.10 refuses it.
-	 * A preempting caller may see the same "seen"; that only shifts
-	 * which call is sampled, never a count.
+	 * On 5.10 an interrupt nesting this program may see the same
+	 * "seen"; that only shifts which call is sampled, never a count.
 	 */
 	seen = s->calls;
 	stat_add(s->calls, 1);

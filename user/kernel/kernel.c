@@ -43,11 +43,34 @@ static int load_custom_btf(struct kernel_facts *kf, const char *path, char *err,
 	return 0;
 }
 
+/* Parse the BTF at PATH into kf->btf; errors name kf->btf_path, the user's. */
+static int parse_btf(struct kernel_facts *kf, const char *path, char *err, size_t errlen)
+{
+	long e;
+
+	kf->btf = btf__parse(path, NULL);
+	e = libbpf_get_error(kf->btf);
+	if (e) {
+		kf->btf = NULL;
+		snprintf(err, errlen, "%s: %s", kf->btf_path, strerror((int)-e));
+		return (int)e;
+	}
+	return 0;
+}
+
+/* What the loader asks of the BTF for every target, read from it once. */
+static void note_bpf_facts(struct kernel_facts *kf)
+{
+	kf->has_rdonly_cast = btf__find_by_name_kind(kf->btf, "bpf_rdonly_cast",
+						     BTF_KIND_FUNC) >= 0;
+	kf->prog_recursion_guard = btf_member_offset(kf->btf, "bpf_prog", "active") >= 0;
+}
+
 int kernel_facts_load(struct kernel_facts *kf, const char *btf_path,
 		      char *err, size_t errlen)
 {
 	struct utsname u;
-	long e;
+	int rc;
 
 	memset(kf, 0, sizeof(*kf));
 	if (uname(&u) == 0)
@@ -55,23 +78,21 @@ int kernel_facts_load(struct kernel_facts *kf, const char *btf_path,
 	kf->version = kernel_version_of(kf->release);
 
 	kf->btf_fd = -1;
-	if (btf_path)
-		return load_custom_btf(kf, btf_path, err, errlen);
-	snprintf(kf->btf_path, sizeof(kf->btf_path), "%s", VMLINUX_BTF);
-	if (access(VMLINUX_BTF, R_OK)) {
-		snprintf(err, errlen, "this kernel has no BTF (%s: %s); "
-			 "pass --btf FILE with the BTF of kernel %s",
-			 VMLINUX_BTF, strerror(errno), kf->release);
-		return -ENOENT;
+	if (btf_path) {
+		rc = load_custom_btf(kf, btf_path, err, errlen);
+	} else {
+		snprintf(kf->btf_path, sizeof(kf->btf_path), "%s", VMLINUX_BTF);
+		if (access(VMLINUX_BTF, R_OK)) {
+			snprintf(err, errlen, "this kernel has no BTF (%s: %s); "
+				 "pass --btf FILE with the BTF of kernel %s",
+				 VMLINUX_BTF, strerror(errno), kf->release);
+			return -ENOENT;
+		}
+		rc = parse_btf(kf, VMLINUX_BTF, err, errlen);
 	}
-	kf->btf = btf__parse(VMLINUX_BTF, NULL);
-	e = libbpf_get_error(kf->btf);
-	if (e) {
-		kf->btf = NULL;
-		snprintf(err, errlen, "%s: %s", VMLINUX_BTF, strerror((int)-e));
-		return (int)e;
-	}
-	return 0;
+	if (!rc)
+		note_bpf_facts(kf);
+	return rc;
 }
 
 void kernel_facts_drop_btf(struct kernel_facts *kf)
@@ -82,19 +103,9 @@ void kernel_facts_drop_btf(struct kernel_facts *kf)
 
 int kernel_facts_reload_btf(struct kernel_facts *kf, char *err, size_t errlen)
 {
-	const char *path = kf->btf_custom ? kf->btf_load_path : VMLINUX_BTF;
-	long e;
-
 	if (kf->btf)
 		return 0;
-	kf->btf = btf__parse(path, NULL);
-	e = libbpf_get_error(kf->btf);
-	if (e) {
-		kf->btf = NULL;
-		snprintf(err, errlen, "%s: %s", kf->btf_path, strerror((int)-e));
-		return (int)e;
-	}
-	return 0;
+	return parse_btf(kf, kf->btf_custom ? kf->btf_load_path : VMLINUX_BTF, err, errlen);
 }
 
 void kernel_facts_free(struct kernel_facts *kf)

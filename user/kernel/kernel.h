@@ -24,6 +24,8 @@ struct kernel_facts {
 	int btf_fd;               /* --btf, open for the session; else -1 */
 	char btf_load_path[32];   /* /proc/self/fd/N: what libbpf reads for --btf */
 	struct ksyms *ksyms;      /* loaded once the plan knows the names it needs */
+	bool has_rdonly_cast;     /* kfunc bpf_rdonly_cast (6.2+): walks by direct loads */
+	bool prog_recursion_guard; /* struct bpf_prog's per-CPU "active" (5.12+) */
 };
 
 #define PFT_KVER(a, b) (((a) << 16) + ((b) << 8))

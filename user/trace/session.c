@@ -19,7 +19,6 @@
 #include <time.h>
 #include <unistd.h>
 #include <bpf/bpf.h>
-#include <bpf/btf.h>
 #include <bpf/libbpf.h>
 #include <json-c/json.h>
 
@@ -152,7 +151,7 @@ static bool want_plain_adds(const struct target *t, const struct kernel_facts *k
 
 	if (forced && !strcmp(forced, "atomic"))
 		return false;
-	return t->method == ATTACH_KPROBE || btf_member_offset(kf->btf, "bpf_prog", "active") >= 0;
+	return t->method == ATTACH_KPROBE || kf->prog_recursion_guard;
 }
 
 /* The settings every recipe shares live in its ".rodata.walk" map. */
@@ -252,11 +251,6 @@ static int target_attach(struct target *t, char *err, size_t errlen)
 }
 
 /*
- * Open, configure, load and attach one target. Returns 0, 2 when the
- * kernel lacks what the recipe needs (bad environment) or 1 when the
- * kernel refused to load or attach (err says which).
- */
-/*
  * Direct loads (bpf/walk.bpf.h): for fexit programs, on a kernel with
  * bpf_rdonly_cast() (6.2+), unless they were refused once or -C
  * loads=probe asks for the probe reads (the benchmark compares both).
@@ -267,7 +261,7 @@ static bool want_direct_loads(const struct target *t, const struct kernel_facts 
 
 	if (t->method != ATTACH_FEXIT || t->direct_refused || (forced && !strcmp(forced, "probe")))
 		return false;
-	return btf__find_by_name_kind(kf->btf, "bpf_rdonly_cast", BTF_KIND_FUNC) >= 0;
+	return kf->has_rdonly_cast;
 }
 
 /*
