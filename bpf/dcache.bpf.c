@@ -68,7 +68,14 @@ static __always_inline void dcache_walk(struct chain_walk *w, __u64 parent, __u6
 	__u32 shift = READ_ONCE_CACHED(d_hash_shift_cached, d_hash_shift_addr, kread_u32);
 	__u64 first;
 
-	k.hash_len = ARG_FIELD(typed, name, struct qstr, hash_len);
+	/*
+	 * hash and len apart, joined as hashlen_create() does: 5.10's
+	 * verifier refuses a typed 8-byte load of the union's hash_len
+	 * ("access beyond the end of member hash"), which cost the dcache
+	 * its fexit there
+	 */
+	k.hash_len = (__u64)ARG_FIELD(typed, name, struct qstr, len) << 32 |
+		     ARG_FIELD(typed, name, struct qstr, hash);
 	k.hash_mask = ARG_FIELD(typed, parent, struct dentry, d_flags) & DCACHE_OP_COMPARE_FLAG ?
 		      0xffffffffULL : ~0ULL;
 	if (!table || shift == 0 || shift >= 32) {
