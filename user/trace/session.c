@@ -328,7 +328,11 @@ static int target_load_attach(struct target *t, char *err, size_t errlen)
 	return 0;
 }
 
-/* A refused target started over, with the BTF parsed again if it was dropped. */
+/*
+ * A refused target started over: the BTF parsed again to open it, and
+ * dropped again before the load, where libbpf parses its own copy (kept,
+ * the two copies made a fallback the session's peak of memory).
+ */
 static int target_restart(struct target *t, struct kernel_facts *kf, char *err, size_t errlen)
 {
 	int rc;
@@ -336,6 +340,7 @@ static int target_restart(struct target *t, struct kernel_facts *kf, char *err, 
 	if (kernel_facts_reload_btf(kf, err, errlen))
 		return 2;
 	rc = target_open(t, kf, err, errlen);
+	kernel_facts_drop_btf(kf);
 	return rc ? rc : target_load_attach(t, err, errlen);
 }
 

@@ -7,6 +7,7 @@
 ip link set lo up
 case_ list pftrace list --format json
 dmesg | grep 'hash table entries' >/tmp/tables.dmesg
+echo "=== VALUE btf_bytes $(wc -c </sys/kernel/btf/vmlinux)"
 emit dmesg /tmp/tables.dmesg
 
 # all four tables (and the dcache's ref walk) in one session
