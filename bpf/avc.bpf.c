@@ -77,7 +77,7 @@ static __always_inline void avc_walk(struct chain_walk *w, __u64 avc,
 	head = (void *)(avc + bpf_core_field_offset(struct selinux_avc, avc_cache) +
 			bpf_core_field_offset(struct avc_cache, slots) +
 			(__u64)avc_bucket(k) * sizeof(struct hlist_head));
-	if (bpf_probe_read_kernel(&first, sizeof(first), &head->first)) {
+	if (kload_u64((__u64)&head->first, &first)) {
 		__builtin_memset(w, 0, sizeof(*w));
 		w->fault = 1;
 		return;

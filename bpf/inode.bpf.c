@@ -48,10 +48,11 @@ DEFINE_WALK_STEP(inode_step, PFT_END_NULL, I_OFF(i_hash), I_LO, I_LEN, inode_mat
 
 __u32 i_hash_shift_cached;   /* __ro_after_init: read on first use */
 
+/* SB: a plain integer (ARG_SCALAR() for fexit); HEAD typed when TYPED */
 static __always_inline void inode_walk(struct chain_walk *w, __u64 sb, __u64 head, __u64 ino,
 				       bool typed)
 {
-	struct inode_key k = { .sb = typed ? as_scalar(sb) : sb, .ino = ino };
+	struct inode_key k = { .sb = sb, .ino = ino };
 	__u32 shift = READ_ONCE_CACHED(i_hash_shift_cached, i_hash_shift_addr, kread_u32);
 
 	if (shift && shift < 32)
@@ -84,21 +85,21 @@ static __always_inline int inode_exit(__u64 sb, __u64 head, __u64 ino, __u64 ret
 SEC("fexit/find_inode_fast")
 int BPF_PROG(fexit_find_inode_fast_3, __u64 sb, __u64 head, __u64 ino, __u64 ret)
 {
-	return inode_exit(sb, head, ino, ret);
+	return inode_exit(ARG_SCALAR(ctx, 0, sb), head, ino, ret);
 }
 
 SEC("fexit/find_inode_fast")
 int BPF_PROG(fexit_find_inode_fast_4, __u64 sb, __u64 head, __u64 ino, __u64 locked,
 	     __u64 ret)
 {
-	return inode_exit(sb, head, ino, ret);
+	return inode_exit(ARG_SCALAR(ctx, 0, sb), head, ino, ret);
 }
 
 SEC("fexit/find_inode_fast")
 int BPF_PROG(fexit_find_inode_fast_5, __u64 sb, __u64 head, __u64 ino, __u64 locked,
 	     __u64 isnew, __u64 ret)
 {
-	return inode_exit(sb, head, ino, ret);
+	return inode_exit(ARG_SCALAR(ctx, 0, sb), head, ino, ret);
 }
 
 SEC("fentry/find_inode_fast")

@@ -50,14 +50,15 @@ DEFINE_WALK_STEP(mount_step, PFT_END_NULL, M_OFF(mnt_hash), M_LO, M_LEN, mount_m
 __u64 mount_hashtable_cached;
 __u32 m_hash_shift_cached, m_hash_mask_cached;
 
-static __always_inline void mount_walk(struct chain_walk *w, __u64 mnt, __u64 dentry,
-				       bool typed)
+/* MNT, DENTRY: plain integers (ARG_SCALAR() for fexit), keys only */
+static __always_inline void mount_walk(struct chain_walk *w, __u64 mnt, __u64 dentry)
 {
 	struct mount_key k = {
-		.mnt = typed ? as_scalar(mnt) : mnt,
-		.dentry = typed ? as_scalar(dentry) : dentry,
+		.mnt = mnt,
+		.dentry = dentry,
 	};
 	__u64 table = READ_ONCE_CACHED(mount_hashtable_cached, mount_hashtable_addr, kread_u64), tmp;
+	__u64 first;
 	__u32 shift = READ_ONCE_CACHED(m_hash_shift_cached, m_hash_shift_addr, kread_u32);
 	__u32 mask = READ_ONCE_CACHED(m_hash_mask_cached, m_hash_mask_addr, kread_u32);
 
@@ -69,7 +70,8 @@ static __always_inline void mount_walk(struct chain_walk *w, __u64 mnt, __u64 de
 	note_table_slots((__u64)mask + 1);
 	tmp = k.mnt / L1_CACHE_BYTES + k.dentry / L1_CACHE_BYTES;
 	tmp += tmp >> (shift & 63);
-	walk_chain(w, kread_u64(table + (tmp & mask) * sizeof(struct hlist_head)),
+	kload_u64(table + (tmp & mask) * sizeof(struct hlist_head), &first);
+	walk_chain(w, first,
 		   PFT_END_NULL, M_OFF(mnt_hash), mount_step, &k, sizeof(k));
 	count_key(k.mnt, k.dentry, w);
 }
@@ -82,7 +84,7 @@ int BPF_PROG(fexit_lookup_mnt_2, __u64 mnt, __u64 dentry, __u64 ret)
 
 	if (!sample_this_call())
 		return 0;
-	mount_walk(&w, mnt, dentry, true);
+	mount_walk(&w, ARG_SCALAR(ctx, 0, mnt), ARG_SCALAR(ctx, 1, dentry));
 	account_lookup_at(&w, ret, now);
 	return 0;
 }
@@ -101,7 +103,7 @@ int BPF_KPROBE(kprobe_lookup_mnt, __u64 mnt, __u64 dentry)
 
 	if (!sample_this_call())
 		return 0;
-	mount_walk(&w, mnt, dentry, false);
+	mount_walk(&w, mnt, dentry);
 	stash_walk(&w);
 	lat_enter();
 	return 0;

@@ -59,18 +59,19 @@ static bool __always_inline sock_matches(const struct node_window *win, const vo
 
 DEFINE_WALK_STEP(sock_step, PFT_END_NULLS, SK_OFF(skc_nulls_node), SK_LO, SK_LEN, sock_matches)
 
-static __always_inline void tcp_walk(struct chain_walk *w, __u64 net, __u64 hashinfo,
+/* NET_KEY: net as a plain integer (ARG_SCALAR() for fexit); NET typed when TYPED */
+static __always_inline void tcp_walk(struct chain_walk *w, __u64 net_key, __u64 net, __u64 hashinfo,
 				     __u32 saddr, __u16 sport, __u32 daddr, __u16 hnum,
 				     bool typed)
 {
 	struct ehash_key k = {
-		.net = typed ? as_scalar(net) : net,
+		.net = net_key,
 		.addrpair = (__u64)daddr << 32 | saddr,
 		.portpair = (__u32)hnum << 16 | sport,
 	};
 	struct inet_hashinfo *hi;
 	__u32 mask, mix;
-	__u64 ehash;
+	__u64 ehash, first;
 
 	if (!hashinfo)
 		hashinfo = (__u64)ARG_FIELD(typed, net, struct net, ipv4.tcp_death_row.hashinfo);
@@ -89,12 +90,12 @@ static __always_inline void tcp_walk(struct chain_walk *w, __u64 net, __u64 hash
 		return;
 	}
 	note_table_slots((__u64)mask + 1);
-	walk_chain(w, kread_u64(ehash + (__u64)(k.hash & mask) * sizeof(struct inet_ehash_bucket)),
-		   PFT_END_NULLS, SK_OFF(skc_nulls_node), sock_step, &k, sizeof(k));
+	kload_u64(ehash + (__u64)(k.hash & mask) * sizeof(struct inet_ehash_bucket), &first);
+	walk_chain(w, first, PFT_END_NULLS, SK_OFF(skc_nulls_node), sock_step, &k, sizeof(k));
 	count_key(k.hash, 0, w);
 }
 
-static __always_inline int tcp_exit(__u64 net, __u64 hashinfo, __u32 saddr, __u16 sport,
+static __always_inline int tcp_exit(__u64 net_key, __u64 net, __u64 hashinfo, __u32 saddr, __u16 sport,
 				    __u32 daddr, __u16 hnum, __u64 ret)
 {
 	__u64 now = lat_now();   /* first: the call's time ends here */
@@ -102,7 +103,7 @@ static __always_inline int tcp_exit(__u64 net, __u64 hashinfo, __u32 saddr, __u1
 
 	if (!sample_this_call())
 		return 0;
-	tcp_walk(&w, net, hashinfo, saddr, sport, daddr, hnum, true);
+	tcp_walk(&w, net_key, net, hashinfo, saddr, sport, daddr, hnum, true);
 	account_lookup_at(&w, ret, now);
 	return 0;
 }
@@ -112,7 +113,7 @@ SEC("fexit/__inet_lookup_established")
 int BPF_PROG(fexit_inet_lookup_established_8, __u64 net, __u64 hashinfo, __u32 saddr,
 	     __u16 sport, __u32 daddr, __u16 hnum, int dif, int sdif, __u64 ret)
 {
-	return tcp_exit(net, hashinfo, saddr, sport, daddr, hnum, ret);
+	return tcp_exit(ARG_SCALAR(ctx, 0, net), net, hashinfo, saddr, sport, daddr, hnum, ret);
 }
 
 /* (net, saddr, sport, daddr, hnum, dif, sdif): 6.19 */
@@ -120,7 +121,7 @@ SEC("fexit/__inet_lookup_established")
 int BPF_PROG(fexit_inet_lookup_established_7, __u64 net, __u32 saddr, __u16 sport,
 	     __u32 daddr, __u16 hnum, int dif, int sdif, __u64 ret)
 {
-	return tcp_exit(net, 0, saddr, sport, daddr, hnum, ret);
+	return tcp_exit(ARG_SCALAR(ctx, 0, net), net, 0, saddr, sport, daddr, hnum, ret);
 }
 
 const volatile __u32 tcp_nparams = 8;
@@ -142,11 +143,12 @@ int BPF_KPROBE(kprobe_inet_lookup_established)
 		return 0;
 	/* the sixth argument is in r9, which libbpf 1.1 has no macro for */
 	if (tcp_nparams == 8)
-		tcp_walk(&w, PT_REGS_PARM1(regs), PT_REGS_PARM2(regs), PT_REGS_PARM3(regs),
-			 PT_REGS_PARM4(regs), PT_REGS_PARM5(regs), BPF_CORE_READ(regs, r9), false);
+		tcp_walk(&w, PT_REGS_PARM1(regs), PT_REGS_PARM1(regs), PT_REGS_PARM2(regs),
+			 PT_REGS_PARM3(regs), PT_REGS_PARM4(regs), PT_REGS_PARM5(regs),
+			 BPF_CORE_READ(regs, r9), false);
 	else
-		tcp_walk(&w, PT_REGS_PARM1(regs), 0, PT_REGS_PARM2(regs), PT_REGS_PARM3(regs),
-			 PT_REGS_PARM4(regs), PT_REGS_PARM5(regs), false);
+		tcp_walk(&w, PT_REGS_PARM1(regs), PT_REGS_PARM1(regs), 0, PT_REGS_PARM2(regs),
+			 PT_REGS_PARM3(regs), PT_REGS_PARM4(regs), PT_REGS_PARM5(regs), false);
 	stash_walk(&w);
 	lat_enter();
 	return 0;

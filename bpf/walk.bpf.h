@@ -278,6 +278,47 @@ static __always_inline long window_read(struct node_window *win, __u64 entry_lo,
 }
 
 /*
+ * A bucket's head pointer, read once per walk: into *V, 0 or the probe
+ * read's error. A direct load where the build has them (one helper call
+ * less per lookup), with window_read()'s meaning of an unmapped address.
+ */
+static __always_inline long kload_u64(__u64 addr, __u64 *v)
+{
+#ifdef PFT_DIRECT_LOADS
+	if (bpf_core_type_size(struct cpumask___window) >= sizeof(*v)) {
+		const struct cpumask___window *src;
+
+		*v = 0;
+		if (STEP_TAG(addr) != 3)
+			return -14;
+		src = bpf_rdonly_cast((void *)addr,
+				      bpf_core_type_id_kernel(struct cpumask___window));
+		*v = src->bits[0];
+		return 0;
+	}
+#endif
+	*v = 0;
+	return bpf_probe_read_kernel(v, sizeof(*v), (void *)addr);
+}
+
+/*
+ * An fexit program's pointer argument N (VALUE, BTF-typed) as a plain
+ * integer for a key: bpf_get_func_arg(), which the verifier inlines
+ * (5.17+, so every kernel of the direct build), or else as_scalar()'s
+ * probe read through the stack.
+ */
+#ifdef PFT_DIRECT_LOADS
+#define ARG_SCALAR(ctx, n, value) ({						\
+	__u64 __v = 0;								\
+										\
+	bpf_get_func_arg(ctx, n, &__v);						\
+	__v;									\
+})
+#else
+#define ARG_SCALAR(ctx, n, value) as_scalar(value)
+#endif
+
+/*
  * One node of a chain, in a global function of its recipe (see
  * DEFINE_WALK_STEP): the verifier checks a global function once, so a
  * walk of PFT_MAX_WALK steps costs it a call per step instead of the
