@@ -7,6 +7,7 @@
  *   pftrace list             recipes and how each attaches (user/cmd/list.c)
  *   pftrace report|diff|merge   run files (user/cmd_*.c)
  */
+#include <malloc.h>
 #include <stdio.h>
 #include <string.h>
 #include <json-c/json.h>
@@ -23,6 +24,14 @@ int main(int argc, char **argv)
 	int rc;
 
 	session_mark_process_start();
+	/*
+	 * Every parse of the kernel's BTF (3 to 6 MB, up to one per target
+	 * loaded) in its own mappings, handed back whole when freed. A fixed
+	 * threshold stops glibc raising it after the first big free, which
+	 * served the next parses from a heap that never shrinks: peak RSS
+	 * 17.5 against 14.1 MB for one table on 7.2-rt.
+	 */
+	mallopt(M_MMAP_THRESHOLD, 128 * 1024);
 	/*
 	 * 15 significant digits: 19216.3, not json-c's 19216.299999999999.
 	 * Every double pftrace writes is a measurement or a model's output,
