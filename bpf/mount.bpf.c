@@ -71,8 +71,7 @@ static __always_inline void mount_walk(struct chain_walk *w, __u64 mnt, __u64 de
 	tmp = k.mnt / L1_CACHE_BYTES + k.dentry / L1_CACHE_BYTES;
 	tmp += tmp >> (shift & 63);
 	kload_u64(table + (tmp & mask) * sizeof(struct hlist_head), &first);
-	walk_chain(w, first,
-		   PFT_END_NULL, M_OFF(mnt_hash), mount_step, &k, sizeof(k));
+	walk_chain(w, first, PFT_END_NULL, M_OFF(mnt_hash), mount_step, &k, sizeof(k));
 	count_key(k.mnt, k.dentry, w);
 }
 
