@@ -78,6 +78,11 @@ struct walk_output {
 	__u64 table_slots;          /* bucket count the walks used */
 };
 
+/* What the loader switches while the programs run (--sample's slices). */
+struct walk_pause {
+	__u32 paused;               /* nonzero: return at once, count nothing */
+};
+
 /* Names for bpf/ksym.bpf.c to look up in one run (loader writes, BPF fills addr). */
 #define PFT_KSYM_BATCH 16
 #define PFT_KSYM_NAME_LEN 64

@@ -21,6 +21,15 @@ const volatile struct walk_config walk_config SEC(".rodata.walk") = {
 	.sample_every = 1,
 };
 struct walk_output walk_output SEC(".data.walk");
+/*
+ * --sample N: the loader sets paused before it detaches the programs and
+ * clears it once they are all attached again, so that the counts are of
+ * exactly the time between, whatever the kernel does inside an attach
+ * or a detach. A detach waits out an RCU-tasks grace period (ftrace's
+ * unregister, ~100 ms and more), one target after another, and a
+ * paused program costs only its trampoline meanwhile.
+ */
+struct walk_pause walk_pause SEC(".data.pause");
 
 struct {
 	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
@@ -111,6 +120,8 @@ static __always_inline bool sample_this_call(void)
 
 	/* the benchmark's floor: a program that attaches and does nothing */
 	if (walk_config.walk_off)
+		return false;
+	if (walk_pause.paused)
 		return false;
 	/* first, and cheap: another tenant's lookup costs a test or one map lookup */
 	if (walk_config.filter && !task_passes())

@@ -155,7 +155,8 @@ static void test_duty_cycle(void **state)
 	make_run(&r, 3, 0);
 	r.duration_s = 10;
 	r.targets[0].duty = (struct duty_summary){ .one_in = 16, .slice_ms = 20, .slices = 31,
-						   .attached_s = 0.625, .scale = 16 };
+						   .attached_s = 0.625, .switching_s = 4.5,
+						   .attach_ms = 16.5, .detach_ms = 128.25, .scale = 16 };
 	text = to_json(&r);
 	assert_non_null(strstr(text, "\"duty_cycle\""));
 	assert_int_equal(runfile_parse(text, strlen(text), "x.json", &rf, err, sizeof(err)), 0);
@@ -163,7 +164,23 @@ static void test_duty_cycle(void **state)
 	assert_int_equal(rf.rep.targets[0].duty.slices, 31);
 	assert_true(rf.rep.targets[0].duty.attached_s == 0.625);
 	assert_true(rf.rep.targets[0].duty.scale == 16);
+	assert_true(rf.rep.targets[0].duty.attach_ms == 16.5);
+	assert_true(rf.rep.targets[0].duty.detach_ms == 128.25);
 	runfile_free(&rf);
+	/* a detach of negative time is refused */
+	bad = malloc(strlen(text) + 2);
+	assert_non_null(bad);
+	strcpy(bad, text);
+	{
+		char *v = strstr(bad, "\"detach_ms\"");
+
+		assert_non_null(v);
+		v += strcspn(v, "0123456789");
+		memmove(v + 1, v, strlen(v) + 1);
+		*v = '-';
+	}
+	refuse(bad, "attach_ms or detach_ms out of range");
+	free(bad);
 	/* a scale that is not duration over attached_s is refused, not believed */
 	bad = strdup(text);
 	{
@@ -182,9 +199,13 @@ static void test_duty_cycle(void **state)
 	make_run(&b, 3, 0);
 	b.duration_s = 30;
 	b.targets[0].duty = (struct duty_summary){ .one_in = 16, .slice_ms = 20, .slices = 94,
-						   .attached_s = 1.875, .scale = 16 };
+						   .attached_s = 1.875, .switching_s = 13.5,
+						   .attach_ms = 16, .detach_ms = 130, .scale = 16 };
 	assert_int_equal(merge_runs(runs, 2, names, &m, err, sizeof(err)), 0);
 	assert_true(m.targets[0].duty.attached_s == 2.5);
+	assert_true(m.targets[0].duty.switching_s == 18);
+	/* a mean per edge without its count does not merge */
+	assert_true(m.targets[0].duty.attach_ms == 0 && m.targets[0].duty.detach_ms == 0);
 	assert_int_equal(m.targets[0].duty.slices, 125);
 	assert_true(m.targets[0].duty.scale == 16);
 	/* and different ones, or a duty cycle and none, do not add */

@@ -108,8 +108,10 @@ int merge_runs(const struct run_report *const *runs, int n, const char *const *n
 
 		memset(&m->stats, 0, sizeof(m->stats));
 		m->run_time_ns = m->runs = m->recursion_misses = 0;
-		m->duty.attached_s = 0;
+		m->duty.attached_s = m->duty.switching_s = 0;
 		m->duty.slices = 0;
+		/* means of runs whose edge counts are not kept: not merged */
+		m->duty.attach_ms = m->duty.detach_ms = 0;
 		for (i = 0; i < n; i++) {
 			const struct target_report *b = &runs[i]->targets[t];
 
@@ -126,6 +128,7 @@ int merge_runs(const struct run_report *const *runs, int n, const char *const *n
 			m->overhead_known &= b->overhead_known;
 			/* duty cycles add up as time: the scale is the runs' over their slices' */
 			m->duty.attached_s += b->duty.attached_s;
+			m->duty.switching_s += b->duty.switching_s;
 			m->duty.slices += b->duty.slices;
 			if (b->table_slots != m->table_slots)
 				m->table_slots = 0;   /* tables of different sizes */

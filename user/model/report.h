@@ -57,8 +57,10 @@ struct duty_summary {
 	unsigned int one_in;     /* 0 or 1: attached throughout */
 	double slice_ms;
 	unsigned int slices;     /* slices attached */
-	double attached_s;       /* attached, in all: attach midpoint to detach midpoint */
-	double switching_s;      /* spent inside attach and detach calls: the edges' doubt */
+	double attached_s;       /* walking, in all: from resume to pause (walk_pause) */
+	double switching_s;      /* spent inside attach and detach calls */
+	double attach_ms;        /* one attach of every cycled target, the mean (0: none) */
+	double detach_ms;        /* one detach of them, the mean (0: none) */
 	double scale;            /* duration / attached_s */
 };
 

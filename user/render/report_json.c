@@ -110,6 +110,10 @@ static struct json_object *target_json(const struct target_report *t, double dur
 		add(d, "slices", json_object_new_int((int)t->duty.slices));
 		add(d, "attached_s", json_object_new_double(t->duty.attached_s));
 		add(d, "switching_s", json_object_new_double(t->duty.switching_s));
+		if (t->duty.attach_ms > 0)
+			add(d, "attach_ms", json_object_new_double(t->duty.attach_ms));
+		if (t->duty.detach_ms > 0)
+			add(d, "detach_ms", json_object_new_double(t->duty.detach_ms));
 		add(d, "scale", json_object_new_double(t->duty.scale));
 		add(o, "duty_cycle", d);
 		add(sc_all, "lookups", u64(scale_count(s->lookups, t->duty.scale)));

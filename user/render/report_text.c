@@ -115,11 +115,11 @@ void render_target_text(FILE *f, const struct target_report *t, double duration_
 			"(fewer if tracing slowed the workload)\n",
 			t->duty.slice_ms, t->duty.one_in, t->duty.attached_s, t->duty.slices,
 			t->duty.scale, (double)s->lookups * t->duty.scale);
-	/* where the programs went live or quiet inside an attach or detach is not known */
-	if (t->duty.one_in > 1 && t->duty.switching_s > 0.05 * t->duty.attached_s)
-		fprintf(f, "  UNCERTAIN: %.2f s went to attaching and detaching, against %.2f s "
-			"attached: the scale is good to about +-%.0f%% only\n", t->duty.switching_s,
-			t->duty.attached_s, 50 * t->duty.switching_s / t->duty.attached_s);
+	/* the kernel's detach outlasting a slice: the period stretches, paused but hooked */
+	if (t->duty.one_in > 1 && t->duty.detach_ms > t->duty.slice_ms)
+		fprintf(f, "  NOTE: a detach took %.0f ms (the kernel waits for an RCU-tasks grace "
+			"period), more than a slice; the walks were paused meanwhile, the "
+			"trampolines still hooked\n", t->duty.detach_ms);
 	fprintf(f, "  lookups     %12llu  %.1f/s\n", (unsigned long long)s->lookups,
 		duration_s > 0 ? (double)s->lookups / duration_s : 0.0);
 	fprintf(f, "  hits        %12llu  %6.2f%%\n", (unsigned long long)s->hits,

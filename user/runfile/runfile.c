@@ -163,12 +163,16 @@ static int get_duty(struct reader *r, struct json_object *t, const char *where,
 	d->attached_s = get_number(o, "attached_s");
 	d->scale = get_number(o, "scale");
 	d->switching_s = get_number(o, "switching_s");
+	d->attach_ms = get_number(o, "attach_ms");
+	d->detach_ms = get_number(o, "detach_ms");
 	if (one_in < 2 || one_in > 10000 || slices > 1000000000)
 		return fail(r, "%s.duty_cycle: one_in %llu or slices %llu out of range", where,
 			    (unsigned long long)one_in, (unsigned long long)slices);
 	if (!(d->slice_ms >= 1 && d->slice_ms <= 1e5) || !(d->attached_s > 0 && d->attached_s <= 1e9) ||
 	    !(d->scale >= 0.5 && d->scale <= 1e6) || !(d->switching_s >= 0 && d->switching_s <= 1e9))
 		return fail(r, "%s.duty_cycle: slice_ms, attached_s or scale out of range", where);
+	if (!(d->attach_ms >= 0 && d->attach_ms <= 1e7) || !(d->detach_ms >= 0 && d->detach_ms <= 1e7))
+		return fail(r, "%s.duty_cycle: attach_ms or detach_ms out of range", where);
 	if (duration_s > 0 && fabs(d->scale * d->attached_s - duration_s) > 1e-3 * duration_s + 1e-6)
 		return fail(r, "%s.duty_cycle: scale %g is not the duration %g s over attached_s %g",
 			    where, d->scale, duration_s, d->attached_s);

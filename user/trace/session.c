@@ -79,10 +79,12 @@ struct session {
 	struct {
 		bool attached;
 		double period_start;            /* the current period's start (monotonic) */
-		double on_since;                /* the last attach's start */
-		double attached_s;              /* attached in all, the current slice left out */
+		double on_since;                /* the walks of the current slice began */
+		double attached_s;              /* walking in all, the current slice left out */
 		double attached_at_tick;        /* attached_s as of the last -i report */
 		double switching_s;             /* inside attach and detach calls */
+		double attaching_s, detaching_s;
+		unsigned int attaches, detaches;
 		unsigned int slices;
 	} duty;
 	/* --max-overhead: BPF run time over the last window */
@@ -435,10 +437,14 @@ static void target_detach(struct target *t)
  * period of N slices, so that the whole cost, the trampoline's
  * included, falls to about 1/N. Where inside an attach or a detach the
  * programs go live or quiet differs by kernel (in the lab 6.12 quiets
- * them as a detach begins, 6.1 near its end, and under QEMU either call
- * takes ~250 ms), so the time attached runs from the start of each
- * attach to the end of its detach: the most it can have been. The
- * counts scaled by the run's duration over it are a lower estimate.
+ * them as a detach begins, 6.1 near its end), and a detach returns only
+ * after an RCU-tasks grace period (ftrace's unregister: 50-400 ms in
+ * the lab), one target after another. So the programs walk only while
+ * walk_pause.paused is clear: it is cleared once every target is
+ * attached and set before the first detach. The time attached is the
+ * time between, exactly, and the counts scaled by the run's duration
+ * over it are estimates of the whole run's. A target waiting for its
+ * detach meanwhile costs only its trampoline.
  *
  * fexit targets only: a kretprobe registered afresh for every slice
  * missed most returns in the lab, so kprobe targets stay attached, and
@@ -477,6 +483,49 @@ static void detach_cycled(struct session *s)
 			target_detach(&s->targets[i]);
 }
 
+/* Pause (or resume) the walks of every cycled target: one map write each. */
+static void pause_cycled(struct session *s, bool paused)
+{
+	struct walk_pause ctl = { .paused = paused };
+	__u32 zero = 0;
+	int i;
+
+	for (i = 0; i < s->ntargets; i++) {
+		struct bpf_map *map;
+
+		if (!duty_cycled(s, &s->targets[i]))
+			continue;
+		map = bpf_object__find_map_by_name(s->targets[i].obj, ".data.pause");
+		/* every walk object has it (bpf/walk.bpf.h); a failed write is an ENOMEM */
+		if (!map || bpf_map_update_elem(bpf_map__fd(map), &zero, &ctl, BPF_ANY))
+			fprintf(stderr, "pftrace: --sample: cannot %s %s's walks: %s\n",
+				paused ? "pause" : "resume", s->targets[i].recipe->traced,
+				map ? strerror(errno) : "no .data.pause map");
+	}
+}
+
+/* The slice ends: the walks pause, and the time attached stops here. */
+static void duty_slice_end(struct session *s)
+{
+	pause_cycled(s, true);
+	s->duty.attached_s += monotonic_s() - s->duty.on_since;
+	s->duty.attached = false;
+}
+
+/* The slice ends: pause the walks, then detach (timed: the kernel's wait shows). */
+static void duty_detach(struct session *s)
+{
+	double t0, took;
+
+	duty_slice_end(s);
+	t0 = monotonic_s();
+	detach_cycled(s);
+	took = monotonic_s() - t0;
+	s->duty.switching_s += took;
+	s->duty.detaching_s += took;
+	s->duty.detaches++;
+}
+
 /* The next slice's edge; false when a re-attach failed (the run ends). */
 static bool duty_switch(struct session *s, double *next)
 {
@@ -485,11 +534,8 @@ static bool duty_switch(struct session *s, double *next)
 	int i;
 
 	if (s->duty.attached) {
-		detach_cycled(s);
+		duty_detach(s);
 		t1 = monotonic_s();
-		s->duty.switching_s += t1 - t0;
-		s->duty.attached_s += t1 - s->duty.on_since;
-		s->duty.attached = false;
 		s->duty.period_start += slice * s->opts->duty_one_in;
 		/* a stalled pftrace skips periods rather than crowding slices */
 		while (s->duty.period_start < t1)
@@ -503,23 +549,24 @@ static bool duty_switch(struct session *s, double *next)
 			return false;
 		}
 	}
+	pause_cycled(s, false);
 	t1 = monotonic_s();
 	s->duty.switching_s += t1 - t0;
-	s->duty.on_since = t0;
+	s->duty.attaching_s += t1 - t0;
+	s->duty.attaches++;
+	s->duty.on_since = t1;
 	s->duty.attached = true;
 	s->duty.slices++;
-	*next = s->duty.period_start + slice;
+	/* a slice is of walking time: it starts once every target is attached */
+	*next = t1 + slice;
 	return true;
 }
 
-/* At the end: the last slice, if the run ended inside one. */
+/* At the end, before stop()'s detach: the last slice, if the run ended inside one. */
 static void duty_end(struct session *s)
 {
-	if (!duty_cycling(s) || !s->duty.attached)
-		return;
-	/* called after stop()'s detach: the last slice ends there */
-	s->duty.attached_s += monotonic_s() - s->duty.on_since;
-	s->duty.attached = false;
+	if (duty_cycling(s) && s->duty.attached)
+		duty_detach(s);
 }
 
 /* What the reports say of the duty cycle over SPAN_S, ATTACHED_S of it attached. */
@@ -533,6 +580,8 @@ static void duty_summarize(const struct session *s, double span_s, double attach
 	d->slice_ms = s->opts->slice_s * 1000;
 	d->slices = s->duty.slices;
 	d->switching_s = s->duty.switching_s;
+	d->attach_ms = s->duty.attaches ? 1000 * s->duty.attaching_s / s->duty.attaches : 0;
+	d->detach_ms = s->duty.detaches ? 1000 * s->duty.detaching_s / s->duty.detaches : 0;
 	/* a run ended within microseconds of its start: call it one slice */
 	d->attached_s = attached_s > 1e-6 ? attached_s : fmin(span_s, s->opts->slice_s);
 	d->scale = d->attached_s > 0 && span_s > 0 ? span_s / d->attached_s : 1;
@@ -1221,9 +1270,9 @@ static void stop(struct session *s)
 	int i;
 
 	s->end = monotonic_s();
+	duty_end(s);
 	for (i = 0; i < s->ntargets; i++)
 		target_detach(&s->targets[i]);
-	duty_end(s);
 	if (s->opts->snapshot)
 		for (i = 0; i < s->ntargets; i++)
 			take_snapshot(s, i);

@@ -69,7 +69,7 @@ case_ adds_atomic pftrace -f avc_lookup -C adds=atomic --format json -- $load
 
 # --sample-calls, --sample's duty cycle, the overhead figures and cap (production safety)
 case_ sampled pftrace --sample-calls 16 -f avc_lookup --format json -- $load
-# (slices of 200 ms: under TCG an attach and a detach take ~250 ms together)
+# (slices of 200 ms: a detach waits for an RCU-tasks grace period, 50-400 ms under TCG)
 # shellcheck disable=SC2086
 bracketed duty_fexit TERM --sample 2 --slice 200 -f avc_lookup -- avc-load -t 8 -D user_t,daemon_t,worker_t -r 12000
 # shellcheck disable=SC2086

@@ -11,6 +11,12 @@ cat >/tmp/workload <<'W'
 tree-walk -d 2 -w 60 -r 4 /tmp/bench >/dev/null
 avc-load -t 8 -D user_t,daemon_t,worker_t -r 1500 2>/dev/null
 W
+# --sample 16 cycles in periods of 16 slices of 20 ms, and a detach waits
+# for an RCU-tasks grace period (50-400 guest-ms): the storm once is
+# shorter than one period, so the sampled case runs it eight times,
+# beside the same untraced and traced in full
+i=0
+while [ $i -lt 8 ]; do cat /tmp/workload; i=$((i + 1)); done >/tmp/workload-long
 
 # Linus's 2011 benchmark: make on a fully built tree, where every target
 # is up to date and make only looks at files (bench/run ships GNU make).
@@ -73,8 +79,14 @@ run untraced /tmp/workload
 run floor /tmp/workload -C walk=off $targets
 # shellcheck disable=SC2086
 run full /tmp/workload $targets
+run untraced_long /tmp/workload-long
 # shellcheck disable=SC2086
-run sampled /tmp/workload --sample 16 $targets
+run full_long /tmp/workload-long $targets
+# shellcheck disable=SC2086
+run sampled /tmp/workload-long --sample 16 $targets
+# one target: no second detach to wait behind the first's grace period
+run avc_long /tmp/workload-long -f avc_lookup
+run sampled_avc /tmp/workload-long --sample 16 -f avc_lookup
 # shellcheck disable=SC2086
 run sampled_calls /tmp/workload --sample-calls 16 $targets
 run avc /tmp/workload -f avc_lookup
