@@ -154,6 +154,7 @@ static void test_duty_cycle(void **state)
 
 	make_run(&r, 3, 0);
 	r.duration_s = 10;
+	r.cpu_s = 0.25;
 	r.targets[0].duty = (struct duty_summary){ .one_in = 16, .slice_ms = 20, .slices = 31,
 						   .attached_s = 0.625, .switching_s = 4.5,
 						   .attach_ms = 16.5, .detach_ms = 128.25, .scale = 16 };
@@ -166,6 +167,7 @@ static void test_duty_cycle(void **state)
 	assert_true(rf.rep.targets[0].duty.scale == 16);
 	assert_true(rf.rep.targets[0].duty.attach_ms == 16.5);
 	assert_true(rf.rep.targets[0].duty.detach_ms == 128.25);
+	assert_true(rf.rep.cpu_s == 0.25);
 	runfile_free(&rf);
 	/* a detach of negative time is refused */
 	bad = malloc(strlen(text) + 2);
@@ -198,12 +200,14 @@ static void test_duty_cycle(void **state)
 	/* two runs at the same duty cycle: times add, the scale follows */
 	make_run(&b, 3, 0);
 	b.duration_s = 30;
+	b.cpu_s = 0.5;
 	b.targets[0].duty = (struct duty_summary){ .one_in = 16, .slice_ms = 20, .slices = 94,
 						   .attached_s = 1.875, .switching_s = 13.5,
 						   .attach_ms = 16, .detach_ms = 130, .scale = 16 };
 	assert_int_equal(merge_runs(runs, 2, names, &m, err, sizeof(err)), 0);
 	assert_true(m.targets[0].duty.attached_s == 2.5);
 	assert_true(m.targets[0].duty.switching_s == 18);
+	assert_true(m.cpu_s == 0.75);   /* pftrace's CPU adds up over the runs */
 	/* a mean per edge without its count does not merge */
 	assert_true(m.targets[0].duty.attach_ms == 0 && m.targets[0].duty.detach_ms == 0);
 	assert_int_equal(m.targets[0].duty.slices, 125);
@@ -243,6 +247,9 @@ static void test_refusals(void **state)
 	       "\"lookups\": 2, \"hits\": 1, \"misses\": 1, \"self_check\": {\"disagree\": 0}, "
 	       "\"chain_walked\": {\"min\": 0}}]}", "not a list of buckets");
 	refuse("{\"tool\": \"pftrace\", \"schema\": 1} trailing", "not JSON");
+	refuse("{\"tool\": \"pftrace\", \"schema\": 1, \"cpu_s\": -0.5, \"targets\": "
+	       "[{\"traced\": \"f\", \"lookups\": 0, \"hits\": 0, \"misses\": 0}]}",
+	       "cpu_s is out of range");
 	refuse("{\"tool\": \"pftrace\", \"schema\": 1, \"filter\": [], \"targets\": []}",
 	       "filter is not an object");
 	refuse("{\"tool\": \"pftrace\", \"schema\": 1, \"filter\": {\"pid\": null}, \"targets\": []}",

@@ -54,6 +54,7 @@ int merge_runs(const struct run_report *const *runs, int n, const char *const *n
 	*out = *first;
 	out->merged_runs = 0;
 	out->duration_s = 0;
+	out->cpu_s = 0;
 	out->child_command = NULL;
 	for (i = 0; i < n; i++) {
 		const struct run_report *r = runs[i];
@@ -101,6 +102,7 @@ int merge_runs(const struct run_report *const *runs, int n, const char *const *n
 		if (strcmp(r->hostname ? r->hostname : "", first->hostname ? first->hostname : ""))
 			out->hostname = "fleet";
 		out->duration_s += r->duration_s;
+		out->cpu_s += r->cpu_s;
 		out->merged_runs += r->merged_runs > 1 ? r->merged_runs : 1;
 	}
 	for (t = 0; t < out->ntargets; t++) {

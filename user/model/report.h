@@ -144,6 +144,7 @@ struct run_report {
 	const struct startup_phase *phases;
 	int nphases;
 	long peak_rss_kb;
+	double cpu_s;            /* pftrace's own CPU while it traced (the command's not) */
 	const struct run_filter *filter;          /* NULL or !present: everyone's lookups */
 };
 

@@ -263,6 +263,8 @@ struct json_object *render_json(const struct run_report *r)
 		add(root, "startup_phases", ph);
 	}
 	add(root, "peak_rss_kb", json_object_new_int64(r->peak_rss_kb));
+	if (r->cpu_s > 0)
+		add(root, "cpu_s", json_object_new_double(r->cpu_s));
 	add(root, "bpf_stats", json_object_new_string(r->bpf_stats ? r->bpf_stats : ""));
 	if (r->filter && r->filter->present)
 		add(root, "filter", filter_json(r->filter, r->merged_runs > 1));

@@ -627,6 +627,7 @@ int runfile_parse(const char *text, size_t len, const char *name, struct run_fil
 	rf->rep.end_reason = get_string(&r, root, "end_reason");
 	rf->rep.startup_ms = get_number(root, "startup_ms");
 	rf->rep.peak_rss_kb = get_long(root, "peak_rss_kb");
+	rf->rep.cpu_s = get_number(root, "cpu_s");
 	rf->rep.bpf_stats = get_string(&r, root, "bpf_stats");
 	rf->rep.hostname = get_string(&r, member(root, "machine"), "hostname");
 	rf->rep.arch = get_string(&r, member(root, "machine"), "arch");
@@ -635,6 +636,10 @@ int runfile_parse(const char *text, size_t len, const char *name, struct run_fil
 	rf->rep.merged_runs = get_int(root, "merged_runs");
 	if (!(rf->rep.duration_s >= 0)) {
 		fail(&r, "duration_s is negative");
+		goto out;
+	}
+	if (!(rf->rep.cpu_s >= 0 && rf->rep.cpu_s <= 1e9)) {
+		fail(&r, "cpu_s is out of range");
 		goto out;
 	}
 	if ((v = member(root, "workload"))) {

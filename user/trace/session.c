@@ -74,6 +74,7 @@ struct session {
 	double startup_ms;              /* process start to every target attached */
 	time_t wall_start;
 	double start, end;              /* monotonic */
+	double cpu_s;                   /* pftrace's own CPU from start to end (its detach included) */
 	const char *end_reason;
 	/* --sample N: attached one slice in N, in periods of N slices */
 	struct {
@@ -1146,6 +1147,17 @@ static bool over_overhead_cap(struct session *s, double now)
 }
 
 /* Until -d, a signal, the command's end or the overhead cap; -i reports meanwhile. */
+/* this process's CPU time so far, user and system */
+static double self_cpu_s(void)
+{
+	struct rusage ru;
+
+	if (getrusage(RUSAGE_SELF, &ru))
+		return 0;
+	return ru.ru_utime.tv_sec + ru.ru_stime.tv_sec +
+	       (ru.ru_utime.tv_usec + ru.ru_stime.tv_usec) / 1e6;
+}
+
 static void wait_for_end(struct session *s)
 {
 	const struct trace_opts *o = s->opts;
@@ -1158,6 +1170,7 @@ static void wait_for_end(struct session *s)
 			s->ntargets == 1 ? "" : "s");
 	s->wall_start = time(NULL);
 	s->start = monotonic_s();
+	s->cpu_s = -self_cpu_s();
 	deadline = o->duration_s ? s->start + o->duration_s : INFINITY;
 	next_tick = o->interval_s ? s->start + o->interval_s : INFINITY;
 	/* a terminal sees the time left (or traced) once a second */
@@ -1273,6 +1286,7 @@ static void stop(struct session *s)
 	duty_end(s);
 	for (i = 0; i < s->ntargets; i++)
 		target_detach(&s->targets[i]);
+	s->cpu_s += self_cpu_s();
 	if (s->opts->snapshot)
 		for (i = 0; i < s->ntargets; i++)
 			take_snapshot(s, i);
@@ -1371,6 +1385,7 @@ static void collect(struct session *s, struct run_report *rep)
 	rep->nphases = s->nphases;
 	if (!getrusage(RUSAGE_SELF, &ru))
 		rep->peak_rss_kb = ru.ru_maxrss;
+	rep->cpu_s = s->cpu_s;
 }
 
 /* stdout and -o; the exit status: 0, 1 (a write failed) or 3 (self-check) */
@@ -1452,7 +1467,7 @@ int run_trace(const struct trace_opts *o)
 			wait_for_end(s);
 		else
 			s->wall_start = time(NULL), s->start = monotonic_s(),
-			s->end_reason = "snapshot only";
+			s->cpu_s = -self_cpu_s(), s->end_reason = "snapshot only";
 		stop(s);
 		collect(s, rep);
 		rc = render(s, rep);
