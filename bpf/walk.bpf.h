@@ -60,13 +60,14 @@ struct chain_walk {
  * itself, so the add stays atomic (lock-prefixed on x86, ~20 cycles).
  * The verifier drops the branch not taken: plain_adds is read-only.
  */
-#define stat_add(field, n)						\
+#define stat_add_as(plain, field, n)					\
 	do {								\
-		if (walk_config.plain_adds)				\
+		if (plain)						\
 			(field) += (n);					\
 		else							\
 			__sync_fetch_and_add(&(field), (n));		\
 	} while (0)
+#define stat_add(field, n) stat_add_as(walk_config.plain_adds, field, n)
 
 /* Counters in maps shared by every CPU (by_counts, key_counts): atomic. */
 #define shared_add(field, n) __sync_fetch_and_add(&(field), (n))
@@ -209,7 +210,9 @@ static __always_inline bool chain_at_end(__u64 pos, enum pft_chain_end end)
 /*
  * The bytes of one entry the walk reads: [lo, lo + len) of the entry,
  * lo 8-aligned, holding the list node and every field the recipe
- * compares. 256 bytes cover the widest (the inode's, 40 to 224).
+ * compares. 256 bytes cover the widest (the inode's, 40 to 224). The
+ * probe-read build copies them to the stack; the direct-load build
+ * reads each field from the entry itself.
  */
 #define PFT_WINDOW_BYTES 256
 struct node_window {
@@ -219,8 +222,8 @@ struct node_window {
 /*
  * A field of the window, by its offset in the entry (CO-RE relocated).
  * The offset into the window is computed apart and pinned in a register:
- * the verifier allows adding a known scalar to the stack pointer, never
- * subtracting one from it.
+ * the verifier allows adding a known scalar to the stack pointer (or to
+ * a kernel pointer), never subtracting one from it.
  */
 static __always_inline const void *win_at(const struct node_window *win, __u32 off, __u32 lo)
 {
@@ -241,18 +244,18 @@ typedef bool (*node_match_fn)(const struct node_window *win, const void *key);
 #ifdef PFT_DIRECT_LOADS
 /*
  * The direct-load build of a recipe (its *.direct.bpf.o), loaded for
- * fexit where the kernel has bpf_rdonly_cast() (6.2+): the window is
- * copied with plain loads, which the verifier makes fault-safe, instead
- * of a bpf_probe_read_kernel() call per node (bench/micro: 11.9 ns a
- * node for the call, 1.4 for the loads, on the build host).
+ * fexit where the kernel has bpf_rdonly_cast() (6.2+): the fields of a
+ * node are plain loads, which the verifier makes fault-safe, instead of
+ * a bpf_probe_read_kernel() call per node (bench/micro: 7.2 ns a node
+ * for the call, 1.5 for the loads, on the build host).
  */
 extern void *bpf_rdonly_cast(const void *obj, __u32 btf_id) __ksym;
 
 /*
  * The kernel type the window is loaded through: struct cpumask is one
  * array of longs, NR_CPUS bits (1 KB on Debian's kernels), so every
- * word of a window is one of its elements and each load passes the
- * verifier's check against the type. This flavour only names the
+ * field of a window lies within one of its elements, and the verifier
+ * takes a load of any width inside an array of integers. This flavour only names the
  * array's words the window can reach; CO-RE matches it to the kernel's.
  */
 struct cpumask___window {
@@ -260,55 +263,35 @@ struct cpumask___window {
 };
 #endif
 
-/*
- * The window of the entry at ENTRY_LO, LEN bytes: 0, or the probe read's
- * error. A direct load of an unmapped address reads 0 rather than fail:
- * the walk then sees a chain end, and the self-check, which compares
- * each walk's result with the kernel's, is what would show it.
- */
-static __always_inline long window_read(struct node_window *win, __u64 entry_lo, __u32 len)
-{
 #ifdef PFT_DIRECT_LOADS
-	/* both sides are constants to the verifier: one branch is dead */
-	if (bpf_core_type_size(struct cpumask___window) >= ((len + 7) & ~7U)) {
-		const struct cpumask___window *src;
-		int i;
-
-		if (STEP_TAG(entry_lo) != 3)   /* not a kernel address */
-			return -14;            /* -EFAULT, as the probe read says */
-		src = bpf_rdonly_cast((void *)entry_lo,
-				      bpf_core_type_id_kernel(struct cpumask___window));
-#pragma unroll
-		for (i = 0; i < PFT_WINDOW_BYTES / 8; i++)
-			if (i * 8 < len)
-				win->qw[i] = src->bits[i];
-		return 0;
-	}
+/*
+ * ADDR (a kernel address: check STEP_TAG first) as a pointer the program
+ * loads from directly. The loads are fault-safe: one of an unmapped
+ * address reads 0 rather than fail, so a walk sees a chain end there,
+ * and the self-check, which compares each walk's result with the
+ * kernel's, is what would show it.
+ */
+#define KERNEL_VIEW(addr)							\
+	((const struct cpumask___window *)bpf_rdonly_cast((void *)(addr),	\
+		bpf_core_type_id_kernel(struct cpumask___window)))
 #endif
-	return bpf_probe_read_kernel(win, len, (void *)entry_lo);
-}
 
 /*
  * A bucket's head pointer, read once per walk: into *V, 0 or the probe
  * read's error. A direct load where the build has them (one helper call
- * less per lookup), with window_read()'s meaning of an unmapped address.
+ * less per lookup).
  */
 static __always_inline long kload_u64(__u64 addr, __u64 *v)
 {
+	*v = 0;
 #ifdef PFT_DIRECT_LOADS
 	if (bpf_core_type_size(struct cpumask___window) >= sizeof(*v)) {
-		const struct cpumask___window *src;
-
-		*v = 0;
-		if (STEP_TAG(addr) != 3)
-			return -14;
-		src = bpf_rdonly_cast((void *)addr,
-				      bpf_core_type_id_kernel(struct cpumask___window));
-		*v = src->bits[0];
+		if (STEP_TAG(addr) != 3)   /* not a kernel address */
+			return -14;        /* -EFAULT, as the probe read says */
+		*v = KERNEL_VIEW(addr)->bits[0];
 		return 0;
 	}
 #endif
-	*v = 0;
 	return bpf_probe_read_kernel(v, sizeof(*v), (void *)addr);
 }
 
@@ -346,17 +329,30 @@ static __always_inline long kload_u64(__u64 addr, __u64 *v)
 static __always_inline __u64 walk_step(__u64 pos, enum pft_chain_end end, __u32 link, __u32 lo,
 				       __u32 len, node_match_fn match, const void *key)
 {
-	struct node_window win;
+	struct node_window copy;
+	const struct node_window *win = &copy;
 	__u64 entry = pos - link, next;
 
 	if (len > PFT_WINDOW_BYTES)
 		len = PFT_WINDOW_BYTES;
-	if (window_read(&win, entry + lo, len))
+#ifdef PFT_DIRECT_LOADS
+	/*
+	 * The window is the entry itself, each field one direct load (a
+	 * copy to the stack first cost a load, a store and a compare per
+	 * word). Both sides are constants to the verifier: one branch is dead.
+	 */
+	if (bpf_core_type_size(struct cpumask___window) >= ((len + 7) & ~7U)) {
+		if (STEP_TAG(entry + lo) != 3)   /* not a kernel address */
+			return STEP_FAULT;
+		win = (const struct node_window *)KERNEL_VIEW(entry + lo);
+	} else
+#endif
+	if (bpf_probe_read_kernel(&copy, len, (void *)(entry + lo)))
 		return STEP_FAULT;
-	next = WIN(&win, lo, __u64, link);
+	next = WIN(win, lo, __u64, link);
 	if (!chain_at_end(next, end) && STEP_TAG(next) != 3)
 		return STEP_FAULT;
-	if (match(&win, key))
+	if (match(win, key))
 		return STEP_HIT | chain_at_end(next, end);
 	return next;
 }
@@ -411,11 +407,11 @@ static __always_inline void walk_chain(struct chain_walk *w, __u64 first, enum p
 	w->truncated = !chain_at_end(pos, end);
 }
 
-static __always_inline void hist_bump(__u64 *hist, __u64 slot)
+static __always_inline void hist_bump(__u32 plain, __u64 *hist, __u64 slot)
 {
 	if (slot > PFT_MAX_WALK)
 		slot = PFT_MAX_WALK;
-	stat_add(hist[slot], 1);
+	stat_add_as(plain, hist[slot], 1);
 }
 
 /* chain_walk squeezed into one scalar, for a global function's argument */
@@ -448,30 +444,35 @@ __noinline int account_walk(__u64 packed)
 {
 	struct chain_counters *s = stats_slot();
 	__u32 walked = (__u32)packed;
+	/*
+	 * Read once (the flag is volatile): a read per add left a dead load
+	 * behind each, once the verifier had dropped the branch not taken.
+	 */
+	const __u32 plain = walk_config.plain_adds;
 
 	if (!s)
 		return 0;
 	if (packed & KERNEL_FOUND)
-		stat_add(s->hits, 1);
+		stat_add_as(plain, s->hits, 1);
 	else
-		stat_add(s->misses, 1);
+		stat_add_as(plain, s->misses, 1);
 
 	if (packed & WALK_FAULT) {
-		stat_add(s->read_faults, 1);
+		stat_add_as(plain, s->read_faults, 1);
 		return 0;
 	}
 	if (packed & WALK_TRUNCATED) {
-		stat_add(s->truncated, 1);
+		stat_add_as(plain, s->truncated, 1);
 		return 0;
 	}
-	hist_bump(s->chain_walked_hist, walked);
+	hist_bump(plain, s->chain_walked_hist, walked);
 	if (packed & WALK_HIT) {
-		hist_bump(s->hit_pos_hist, walked);
+		hist_bump(plain, s->hit_pos_hist, walked);
 		if (packed & WALK_NEXT_NULL)
-			stat_add(s->next_null_at_hit, 1);
+			stat_add_as(plain, s->next_null_at_hit, 1);
 	}
 	if (!(packed & WALK_AGREES))
-		stat_add(s->self_disagree, 1);
+		stat_add_as(plain, s->self_disagree, 1);
 	return 0;
 }
 
