@@ -7,8 +7,9 @@
  * function that says whether an entry holds the wanted key.
  *
  * Cost matters here (every traced lookup pays it): each node costs one
- * kernel read, of a window holding both the next pointer and the fields
- * compared, and each lookup a handful of per-CPU adds; counts that can
+ * probe read of a window holding both the next pointer and the fields
+ * compared (or, on 6.2+, a direct load of each of them), and each
+ * lookup a handful of per-CPU adds; counts that can
  * be derived (lookups, walk hits, nodes walked, ...) are derived by the
  * loader from these and the histograms.
  */
@@ -339,7 +340,10 @@ static __always_inline __u64 walk_step(__u64 pos, enum pft_chain_end end, __u32 
 	/*
 	 * The window is the entry itself, each field one direct load (a
 	 * copy to the stack first cost a load, a store and a compare per
-	 * word). Both sides are constants to the verifier: one branch is dead.
+	 * word). Both sides are constants to the verifier: one branch is
+	 * dead. It must stay so: the matcher's loads serve both, and the
+	 * verifier refuses an instruction that loads through a kernel
+	 * pointer on one path and the stack on another.
 	 */
 	if (bpf_core_type_size(struct cpumask___window) >= ((len + 7) & ~7U)) {
 		if (STEP_TAG(entry + lo) != 3)   /* not a kernel address */

@@ -169,6 +169,22 @@ static void test_duty_cycle(void **state)
 	assert_true(rf.rep.targets[0].duty.detach_ms == 128.25);
 	assert_true(rf.rep.cpu_s == 0.25);
 	runfile_free(&rf);
+	free(text);
+	/* a file from before attach_ms, detach_ms and cpu_s reads them as none */
+	r.cpu_s = 0;
+	r.targets[0].duty.attach_ms = r.targets[0].duty.detach_ms = 0;
+	text = to_json(&r);
+	assert_null(strstr(text, "attach_ms"));
+	assert_null(strstr(text, "cpu_s"));
+	assert_int_equal(runfile_parse(text, strlen(text), "x.json", &rf, err, sizeof(err)), 0);
+	assert_true(rf.rep.targets[0].duty.attach_ms == 0 && rf.rep.targets[0].duty.detach_ms == 0);
+	assert_true(rf.rep.cpu_s == 0);
+	runfile_free(&rf);
+	free(text);
+	r.cpu_s = 0.25;
+	r.targets[0].duty.attach_ms = 16.5;
+	r.targets[0].duty.detach_ms = 128.25;
+	text = to_json(&r);
 	/* a detach of negative time is refused */
 	bad = malloc(strlen(text) + 2);
 	assert_non_null(bad);
@@ -208,6 +224,11 @@ static void test_duty_cycle(void **state)
 	assert_true(m.targets[0].duty.attached_s == 2.5);
 	assert_true(m.targets[0].duty.switching_s == 18);
 	assert_true(m.cpu_s == 0.75);   /* pftrace's CPU adds up over the runs */
+	/* but not where a run did not record it: no total that leaves it out */
+	b.cpu_s = 0;
+	assert_int_equal(merge_runs(runs, 2, names, &m, err, sizeof(err)), 0);
+	assert_true(m.cpu_s == 0);
+	b.cpu_s = 0.5;
 	/* a mean per edge without its count does not merge */
 	assert_true(m.targets[0].duty.attach_ms == 0 && m.targets[0].duty.detach_ms == 0);
 	assert_int_equal(m.targets[0].duty.slices, 125);

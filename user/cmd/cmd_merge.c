@@ -51,6 +51,8 @@ int merge_runs(const struct run_report *const *runs, int n, const char *const *n
 	char w1[160], w2[160];
 	int i, t;
 
+	bool cpu_known = true;
+
 	*out = *first;
 	out->merged_runs = 0;
 	out->duration_s = 0;
@@ -103,6 +105,7 @@ int merge_runs(const struct run_report *const *runs, int n, const char *const *n
 			out->hostname = "fleet";
 		out->duration_s += r->duration_s;
 		out->cpu_s += r->cpu_s;
+		cpu_known &= r->cpu_s > 0;   /* a file before cpu_s, or a run of none */
 		out->merged_runs += r->merged_runs > 1 ? r->merged_runs : 1;
 	}
 	for (t = 0; t < out->ntargets; t++) {
@@ -139,6 +142,9 @@ int merge_runs(const struct run_report *const *runs, int n, const char *const *n
 			m->duty.scale = m->duty.attached_s > 0 ? out->duration_s / m->duty.attached_s : 0;
 		report_finish_target(m);
 	}
+	/* a total that leaves some runs out would mislead: none (not written) */
+	if (!cpu_known)
+		out->cpu_s = 0;
 	out->command = "pftrace merge";
 	return 0;
 }

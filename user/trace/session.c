@@ -74,7 +74,7 @@ struct session {
 	double startup_ms;              /* process start to every target attached */
 	time_t wall_start;
 	double start, end;              /* monotonic */
-	double cpu_s;                   /* pftrace's own CPU from start to end (its detach included) */
+	double cpu_s;                   /* pftrace's own CPU from start to end (detach, snapshots in) */
 	const char *end_reason;
 	/* --sample N: attached one slice in N, in periods of N slices */
 	struct {
@@ -173,6 +173,22 @@ static int set_walk_config(struct target *t, const struct kernel_facts *kf, char
 	cfg->sample_every = t->opts->sample_every;
 	cfg->walk_off = knob_get(t->opts, "walk") && !strcmp(knob_get(t->opts, "walk"), "off");
 	cfg->plain_adds = t->plain_adds = want_plain_adds(t, kf);
+	/*
+	 * --sample's fexit targets load paused: each walks from the resume
+	 * that starts the first slice, once every target is attached, not
+	 * from its own attach (session.c, duty_begin()).
+	 */
+	if (t->opts->duty_one_in > 1 && t->method == ATTACH_FEXIT) {
+		struct walk_pause *pause;
+
+		map = bpf_object__find_map_by_name(t->obj, ".data.pause");
+		pause = map ? (struct walk_pause *)bpf_map__initial_value(map, &size) : NULL;
+		if (!pause || size < sizeof(*pause)) {
+			snprintf(err, errlen, "%s: BPF object lacks .data.pause", t->recipe->traced);
+			return -EINVAL;
+		}
+		pause->paused = 1;
+	}
 	return 0;
 }
 
@@ -461,12 +477,18 @@ static bool duty_cycled(const struct session *s, const struct target *t)
 	return duty_cycling(s) && t->method == ATTACH_FEXIT;
 }
 
-static void duty_begin(struct session *s)
+static bool pause_cycled(struct session *s, bool paused);
+
+static bool duty_begin(struct session *s)
 {
-	/* attach() attached everything: the first slice starts with the run */
+	/* attach() attached everything, paused: the first slice starts here */
+	if (!pause_cycled(s, false))
+		return false;
 	s->duty.attached = true;
-	s->duty.period_start = s->duty.on_since = s->start;
+	s->duty.period_start = s->start;
+	s->duty.on_since = monotonic_s();
 	s->duty.slices = 1;
+	return true;
 }
 
 /* attached so far, up to NOW */
@@ -484,10 +506,17 @@ static void detach_cycled(struct session *s)
 			target_detach(&s->targets[i]);
 }
 
-/* Pause (or resume) the walks of every cycled target: one map write each. */
-static void pause_cycled(struct session *s, bool paused)
+/*
+ * Pause (or resume) the walks of every cycled target: one write to an
+ * array map each, which does not fail but for a broken object. False
+ * when one failed: a resume that did not happen must not count as
+ * walking time, so the run ends there (a failed pause is followed by
+ * the detach, which stops the walks as well).
+ */
+static bool pause_cycled(struct session *s, bool paused)
 {
 	struct walk_pause ctl = { .paused = paused };
+	bool ok = true;
 	__u32 zero = 0;
 	int i;
 
@@ -497,12 +526,14 @@ static void pause_cycled(struct session *s, bool paused)
 		if (!duty_cycled(s, &s->targets[i]))
 			continue;
 		map = bpf_object__find_map_by_name(s->targets[i].obj, ".data.pause");
-		/* every walk object has it (bpf/walk.bpf.h); a failed write is an ENOMEM */
-		if (!map || bpf_map_update_elem(bpf_map__fd(map), &zero, &ctl, BPF_ANY))
+		if (!map || bpf_map_update_elem(bpf_map__fd(map), &zero, &ctl, BPF_ANY)) {
 			fprintf(stderr, "pftrace: --sample: cannot %s %s's walks: %s\n",
 				paused ? "pause" : "resume", s->targets[i].recipe->traced,
 				map ? strerror(errno) : "no .data.pause map");
+			ok = false;
+		}
 	}
+	return ok;
 }
 
 /* The slice ends: the walks pause, and the time attached stops here. */
@@ -513,13 +544,11 @@ static void duty_slice_end(struct session *s)
 	s->duty.attached = false;
 }
 
-/* The slice ends: pause the walks, then detach (timed: the kernel's wait shows). */
+/* Detach the paused targets, timed: the kernel's wait shows. */
 static void duty_detach(struct session *s)
 {
-	double t0, took;
+	double t0 = monotonic_s(), took;
 
-	duty_slice_end(s);
-	t0 = monotonic_s();
 	detach_cycled(s);
 	took = monotonic_s() - t0;
 	s->duty.switching_s += took;
@@ -535,6 +564,7 @@ static bool duty_switch(struct session *s, double *next)
 	int i;
 
 	if (s->duty.attached) {
+		duty_slice_end(s);
 		duty_detach(s);
 		t1 = monotonic_s();
 		s->duty.period_start += slice * s->opts->duty_one_in;
@@ -550,7 +580,8 @@ static bool duty_switch(struct session *s, double *next)
 			return false;
 		}
 	}
-	pause_cycled(s, false);
+	if (!pause_cycled(s, false))
+		return false;
 	t1 = monotonic_s();
 	s->duty.switching_s += t1 - t0;
 	s->duty.attaching_s += t1 - t0;
@@ -563,12 +594,6 @@ static bool duty_switch(struct session *s, double *next)
 	return true;
 }
 
-/* At the end, before stop()'s detach: the last slice, if the run ended inside one. */
-static void duty_end(struct session *s)
-{
-	if (duty_cycling(s) && s->duty.attached)
-		duty_detach(s);
-}
 
 /* What the reports say of the duty cycle over SPAN_S, ATTACHED_S of it attached. */
 static void duty_summarize(const struct session *s, double span_s, double attached_s,
@@ -1146,7 +1171,6 @@ static bool over_overhead_cap(struct session *s, double now)
 	return false;
 }
 
-/* Until -d, a signal, the command's end or the overhead cap; -i reports meanwhile. */
 /* this process's CPU time so far, user and system */
 static double self_cpu_s(void)
 {
@@ -1158,6 +1182,7 @@ static double self_cpu_s(void)
 	       (ru.ru_utime.tv_usec + ru.ru_stime.tv_usec) / 1e6;
 }
 
+/* Until -d, a signal, the command's end or the overhead cap; -i reports meanwhile. */
 static void wait_for_end(struct session *s)
 {
 	const struct trace_opts *o = s->opts;
@@ -1188,8 +1213,11 @@ static void wait_for_end(struct session *s)
 		}
 		/* with nothing to cycle, no slices to keep time for */
 		if (any) {
-			duty_begin(s);
-			next_duty = s->start + o->slice_s;
+			if (!duty_begin(s)) {
+				s->end_reason = "attach failed";
+				return;
+			}
+			next_duty = s->duty.on_since + o->slice_s;
 		}
 	}
 	if (o->max_overhead_pct) {
@@ -1280,16 +1308,21 @@ static void take_snapshot(struct session *s, int i)
  */
 static void stop(struct session *s)
 {
+	/* the run ended inside a slice: it ends with the run, before the detach */
+	bool in_slice = duty_cycling(s) && s->duty.attached;
 	int i;
 
+	if (in_slice)
+		duty_slice_end(s);
 	s->end = monotonic_s();
-	duty_end(s);
+	if (in_slice)
+		duty_detach(s);
 	for (i = 0; i < s->ntargets; i++)
 		target_detach(&s->targets[i]);
-	s->cpu_s += self_cpu_s();
 	if (s->opts->snapshot)
 		for (i = 0; i < s->ntargets; i++)
 			take_snapshot(s, i);
+	s->cpu_s += self_cpu_s();
 	finish_sampling(s);
 	workload_stop(&s->run);
 }
