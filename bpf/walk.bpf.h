@@ -9,9 +9,9 @@
  * Cost matters here (every traced lookup pays it): each node costs one
  * probe read of a window holding both the next pointer and the fields
  * compared (or, on 6.2+, a direct load of each of them), and each
- * lookup a handful of per-CPU adds; counts that can
- * be derived (lookups, walk hits, nodes walked, ...) are derived by the
- * loader from these and the histograms.
+ * lookup a handful of per-CPU adds; counts that can be derived
+ * (lookups, walk hits, nodes walked, ...) are derived by the loader
+ * from these and the histograms.
  */
 #ifndef WALK_BPF_H
 #define WALK_BPF_H
@@ -256,8 +256,9 @@ extern void *bpf_rdonly_cast(const void *obj, __u32 btf_id) __ksym;
  * The kernel type the window is loaded through: struct cpumask is one
  * array of longs, NR_CPUS bits (1 KB on Debian's kernels), so every
  * field of a window lies within one of its elements, and the verifier
- * takes a load of any width inside an array of integers. This flavour only names the
- * array's words the window can reach; CO-RE matches it to the kernel's.
+ * takes a load of any width inside an array of integers. This flavour
+ * only names the array's words the window can reach; CO-RE matches it
+ * to the kernel's.
  */
 struct cpumask___window {
 	unsigned long bits[PFT_WINDOW_BYTES / 8];

@@ -49,9 +49,8 @@ int merge_runs(const struct run_report *const *runs, int n, const char *const *n
 {
 	const struct run_report *first = runs[0];
 	char w1[160], w2[160];
-	int i, t;
-
 	bool cpu_known = true;
+	int i, t;
 
 	*out = *first;
 	out->merged_runs = 0;

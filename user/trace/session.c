@@ -83,8 +83,7 @@ struct session {
 		double on_since;                /* the walks of the current slice began */
 		double attached_s;              /* walking in all, the current slice left out */
 		double attached_at_tick;        /* attached_s as of the last -i report */
-		double switching_s;             /* inside attach and detach calls */
-		double attaching_s, detaching_s;
+		double attaching_s, detaching_s; /* inside attach and detach calls */
 		unsigned int attaches, detaches;
 		unsigned int slices;
 	} duty;
@@ -551,7 +550,6 @@ static void duty_detach(struct session *s)
 
 	detach_cycled(s);
 	took = monotonic_s() - t0;
-	s->duty.switching_s += took;
 	s->duty.detaching_s += took;
 	s->duty.detaches++;
 }
@@ -583,7 +581,6 @@ static bool duty_switch(struct session *s, double *next)
 	if (!pause_cycled(s, false))
 		return false;
 	t1 = monotonic_s();
-	s->duty.switching_s += t1 - t0;
 	s->duty.attaching_s += t1 - t0;
 	s->duty.attaches++;
 	s->duty.on_since = t1;
@@ -593,7 +590,6 @@ static bool duty_switch(struct session *s, double *next)
 	*next = t1 + slice;
 	return true;
 }
-
 
 /* What the reports say of the duty cycle over SPAN_S, ATTACHED_S of it attached. */
 static void duty_summarize(const struct session *s, double span_s, double attached_s,
@@ -605,7 +601,7 @@ static void duty_summarize(const struct session *s, double span_s, double attach
 	d->one_in = s->opts->duty_one_in;
 	d->slice_ms = s->opts->slice_s * 1000;
 	d->slices = s->duty.slices;
-	d->switching_s = s->duty.switching_s;
+	d->switching_s = s->duty.attaching_s + s->duty.detaching_s;
 	d->attach_ms = s->duty.attaches ? 1000 * s->duty.attaching_s / s->duty.attaches : 0;
 	d->detach_ms = s->duty.detaches ? 1000 * s->duty.detaching_s / s->duty.detaches : 0;
 	/* a run ended within microseconds of its start: call it one slice */
