@@ -52,12 +52,19 @@ static __always_inline __u32 avc_bucket(const struct avc_key *k)
 static bool __always_inline avc_node_matches(const struct node_window *win, const void *key)
 {
 	const struct avc_key *k = key;
+	const __u64 *kw = key;
 
 	/*
 	 * avc_search_node() compares ssid, tclass, tsid in turn; one
 	 * combined test gives the same answer with a single branch, which
-	 * keeps the verifier's walk of the bounded loop linear.
+	 * keeps the verifier's walk of the bounded loop linear. Where
+	 * struct av_entry keeps tsid right after ssid (every kernel so
+	 * far), one 64-bit load reads both, against the key's first word
+	 * (struct avc_key: ssid, then tsid).
 	 */
+	if (AVC_OFF(ae.tsid) == AVC_OFF(ae.ssid) + 4)
+		return ((WIN(win, 0, __u64, AVC_OFF(ae.ssid)) ^ kw[0]) |
+			(WIN(win, 0, __u16, AVC_OFF(ae.tclass)) ^ k->tclass)) == 0;
 	return ((WIN(win, 0, __u32, AVC_OFF(ae.ssid)) ^ k->ssid) |
 		(WIN(win, 0, __u16, AVC_OFF(ae.tclass)) ^ k->tclass) |
 		(WIN(win, 0, __u32, AVC_OFF(ae.tsid)) ^ k->tsid)) == 0;
@@ -78,8 +85,7 @@ static __always_inline void avc_walk(struct chain_walk *w, __u64 avc,
 			bpf_core_field_offset(struct avc_cache, slots) +
 			(__u64)avc_bucket(k) * sizeof(struct hlist_head));
 	if (kload_u64((__u64)&head->first, &first)) {
-		__builtin_memset(w, 0, sizeof(*w));
-		w->fault = 1;
+		walk_faulted(w);
 		return;
 	}
 	/* the window: the entry's key at its start up to list.next */

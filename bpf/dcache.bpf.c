@@ -80,8 +80,7 @@ static __always_inline void dcache_walk(struct chain_walk *w, __u64 parent_key, 
 	k.hash_mask = ARG_FIELD(typed, parent, struct dentry, d_flags) & DCACHE_OP_COMPARE_FLAG ?
 		      0xffffffffULL : ~0ULL;
 	if (!table || shift == 0 || shift >= 32) {
-		__builtin_memset(w, 0, sizeof(*w));
-		w->fault = 1;
+		walk_faulted(w);
 		return;
 	}
 	note_table_slots(1ULL << (32 - shift));

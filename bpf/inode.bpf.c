@@ -66,7 +66,7 @@ static __always_inline void inode_walk(struct chain_walk *w, __u64 sb, __u64 hea
 static __always_inline __u64 inode_found(__u64 ret, const struct chain_walk *w)
 {
 	if (ret >= (__u64)-MAX_ERRNO)
-		return w->hit ? w->found : ret;
+		return w->found ? w->found : ret;
 	return ret;
 }
 

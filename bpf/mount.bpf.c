@@ -63,8 +63,7 @@ static __always_inline void mount_walk(struct chain_walk *w, __u64 mnt, __u64 de
 	__u32 mask = READ_ONCE_CACHED(m_hash_mask_cached, m_hash_mask_addr, kread_u32);
 
 	if (!table) {
-		__builtin_memset(w, 0, sizeof(*w));
-		w->fault = 1;
+		walk_faulted(w);
 		return;
 	}
 	note_table_slots((__u64)mask + 1);

@@ -85,8 +85,7 @@ static __always_inline void tcp_walk(struct chain_walk *w, __u64 net_key, __u64 
 	/* a plain integer: the bucket is found by arithmetic on it */
 	ehash = (__u64)BPF_CORE_READ(hi, ehash);
 	if (!ehash) {
-		__builtin_memset(w, 0, sizeof(*w));
-		w->fault = 1;
+		walk_faulted(w);
 		return;
 	}
 	note_table_slots((__u64)mask + 1);
