@@ -31,6 +31,8 @@ const volatile bool avc_cache_is_arg = false;
 const volatile __u64 avc_global_addr = 0;
 const volatile __u32 avc_slots = 512;
 const volatile __u32 avc_hash = PFT_AVC_HASH_XOR;
+/* struct av_entry keeps tsid right after ssid (the loader reads its BTF) */
+const volatile bool avc_key_pair = false;
 
 struct avc_key {
 	__u32 ssid;
@@ -60,9 +62,11 @@ static bool __always_inline avc_node_matches(const struct node_window *win, cons
 	 * keeps the verifier's walk of the bounded loop linear. Where
 	 * struct av_entry keeps tsid right after ssid (every kernel so
 	 * far), one 64-bit load reads both, against the key's first word
-	 * (struct avc_key: ssid, then tsid).
+	 * (struct avc_key: ssid, then tsid). The loader's flag says so: a
+	 * test of CO-RE offsets here would leave its arithmetic behind at
+	 * every node, once the verifier had dropped the branch not taken.
 	 */
-	if (AVC_OFF(ae.tsid) == AVC_OFF(ae.ssid) + 4)
+	if (avc_key_pair)
 		return ((WIN(win, 0, __u64, AVC_OFF(ae.ssid)) ^ kw[0]) |
 			(WIN(win, 0, __u16, AVC_OFF(ae.tclass)) ^ k->tclass)) == 0;
 	return ((WIN(win, 0, __u32, AVC_OFF(ae.ssid)) ^ k->ssid) |

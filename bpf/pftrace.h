@@ -136,6 +136,24 @@ struct chain_counters {
 };
 
 /*
+ * Nearly every lookup ends with our walk finding what the kernel found
+ * (or, like it, nothing): those take one add each, in the per-CPU
+ * "agreed_walks" array, and leave chain_counters above to the lookups
+ * that disagree. The key is row * PFT_HIST_SLOTS + the nodes visited,
+ * the row how the walk ended. The kernel's verdict is the walk's, so
+ * the row says it too: found in rows 1 and 3, not found in the others.
+ */
+enum pft_agreed_row {
+	PFT_AGREED_MISS = 0,        /* the walk completed without a match */
+	PFT_AGREED_HIT = 1,         /* a match with nodes after it */
+	PFT_AGREED_TRUNCATED = 2,   /* gave up after PFT_MAX_WALK nodes */
+	PFT_AGREED_HIT_LAST = 3,    /* a match on the chain's last node */
+	PFT_AGREED_FAULT = 4,       /* stopped by a failed kernel read */
+};
+#define PFT_AGREED_ROWS 5
+#define PFT_AGREED_SLOTS (PFT_AGREED_ROWS * PFT_HIST_SLOTS)
+
+/*
  * A whole-table snapshot (bpf/snapshot.bpf.h): the loader runs a
  * recipe's "snapshot_table" program with BPF_PROG_TEST_RUN again and
  * again; each run walks up to PFT_SNAP_STEPS steps (a bucket head or a

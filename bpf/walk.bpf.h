@@ -39,6 +39,14 @@ struct {
 	__type(value, struct chain_counters);
 } chain_counters SEC(".maps");
 
+/* lookups whose walk found what the kernel found, one add each (pftrace.h) */
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__uint(max_entries, PFT_AGREED_SLOTS);
+	__type(key, __u32);
+	__type(value, __u64);
+} agreed_walks SEC(".maps");
+
 /*
  * A walk's outcome. The result word is what account_walk() takes (a
  * global function takes scalars only, on 5.10): the nodes visited in
@@ -50,7 +58,6 @@ struct {
 #define WALK_TRUNCATED (1ULL << 34)
 #define WALK_FAULT     (1ULL << 35)
 #define KERNEL_FOUND   (1ULL << 36)  /* added by account_lookup() */
-#define WALK_AGREES    (1ULL << 37)  /* found what the kernel returned (likewise) */
 
 struct chain_walk {
 	__u64 found;     /* address of the matching entry, 0 if none */
@@ -501,11 +508,13 @@ static __always_inline void hist_bump(__u32 plain, __u64 *hist, __u64 slot)
 }
 
 /*
- * Account one lookup from its walk's result word and the verdict bits
- * account_lookup() adds: the kernel's verdict, then, for a walk that
- * completed, its length, hit position and whether it disagrees with the
- * kernel. Lookups, walk hits and misses, nodes walked and agreements
- * follow from these (the loader's chain_stats_from_counters()).
+ * Account a lookup whose walk did not find what the kernel found
+ * (account_agreed() takes the others), from its walk's result word and
+ * the verdict bits account_lookup() adds: the kernel's verdict, then,
+ * for a walk that completed, its length, hit position and the
+ * disagreement. Lookups, walk hits and misses, nodes walked and
+ * agreements follow from these and agreed_walks (the loader's
+ * chain_counters_add_agreed()).
  *
  * A global (not inlined) function: the verifier checks it once, on its
  * own, instead of once for each of the up to PFT_MAX_WALK places the
@@ -543,9 +552,40 @@ __noinline int account_walk(__u64 packed)
 		if (packed & WALK_NEXT_NULL)
 			stat_add_as(plain, s->next_null_at_hit, 1);
 	}
-	if (!(packed & WALK_AGREES))
-		stat_add_as(plain, s->self_disagree, 1);
+	/* completed, and not what the kernel found */
+	stat_add_as(plain, s->self_disagree, 1);
 	return 0;
+}
+
+/*
+ * The agreed_walks row of a result word: its WALK_HIT, WALK_NEXT_NULL,
+ * WALK_TRUNCATED and WALK_FAULT bits (at most one of the last two, and
+ * then neither of the first), packed into 0-4 by arithmetic alone. A
+ * branch on the result would have the verifier track the node count
+ * exactly, and check what follows once for each place the walk can end.
+ */
+#define AGREED_BITS(r) ((__u32)((r) >> 32) & 15)
+#define AGREED_ROW(r) ((AGREED_BITS(r) & 3) | ((AGREED_BITS(r) >> 1) & 6))
+_Static_assert(AGREED_ROW(0) == PFT_AGREED_MISS &&
+	       AGREED_ROW(WALK_HIT) == PFT_AGREED_HIT &&
+	       AGREED_ROW(WALK_HIT | WALK_NEXT_NULL) == PFT_AGREED_HIT_LAST &&
+	       AGREED_ROW(WALK_TRUNCATED) == PFT_AGREED_TRUNCATED &&
+	       AGREED_ROW(WALK_FAULT) == PFT_AGREED_FAULT,
+	       "agreed_walks rows follow the result word's bits");
+
+/*
+ * A lookup whose walk found what the kernel found: one add, inline, by
+ * how the walk ended and the nodes it visited. Through a map key rather
+ * than an index into a map value, which the verifier would also track
+ * exactly; a lookup in an array map is inlined too.
+ */
+static __always_inline void account_agreed(__u64 result)
+{
+	__u32 key = AGREED_ROW(result) * PFT_HIST_SLOTS + (__u32)result;
+	__u64 *n = bpf_map_lookup_elem(&agreed_walks, &key);
+
+	if (n)
+		stat_add(*n, 1);
 }
 
 /*
@@ -599,13 +639,13 @@ __noinline int account_by(__u64 packed)
 
 static __always_inline void account_lookup(const struct chain_walk *w, __u64 kernel_found)
 {
-	__u64 packed = w->result;
+	__u64 packed = w->result | (kernel_found ? KERNEL_FOUND : 0);
 
-	if (kernel_found)
-		packed |= KERNEL_FOUND;
+	/* the one test on the common path, and on values the verifier does not know */
 	if (w->found == kernel_found)
-		packed |= WALK_AGREES;
-	account_walk(packed);
+		account_agreed(w->result);
+	else
+		account_walk(packed);
 	if (walk_config.by)
 		account_by(packed);
 }
@@ -699,6 +739,9 @@ static __always_inline __u64 lat_now(void)
 {
 	struct bpf_perf_event_value v;
 
+	/* first, the one test every call makes when latency is off */
+	if (!walk_config.latency)
+		return 0;
 	if (walk_config.latency == PFT_LAT_NS)
 		return bpf_ktime_get_ns();
 	if (walk_config.latency != PFT_LAT_CYCLES)

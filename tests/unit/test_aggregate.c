@@ -117,6 +117,48 @@ static void test_sum_and_sub(void **state)
 	assert_int_equal(delta.chain_walked_hist[PFT_MAX_WALK], 0);
 }
 
+/* agreed_walks as a batch lookup gives it: 2 CPUs, key by key */
+static void test_add_agreed(void **state)
+{
+	static __u64 percpu[PFT_AGREED_SLOTS * 2];
+	struct chain_counters c;
+	struct chain_stats s;
+
+#define AGREED(row, n, cpu) percpu[((row) * PFT_HIST_SLOTS + (n)) * 2 + (cpu)]
+	memset(percpu, 0, sizeof(percpu));
+	memset(&c, 0, sizeof(c));
+	AGREED(PFT_AGREED_MISS, 0, 0) = 4;       /* empty buckets */
+	AGREED(PFT_AGREED_MISS, 2, 1) = 1;       /* a miss walking 2 nodes */
+	AGREED(PFT_AGREED_HIT, 1, 0) = 2;        /* hits at 1, more after */
+	AGREED(PFT_AGREED_HIT, 1, 1) = 3;
+	AGREED(PFT_AGREED_HIT_LAST, 3, 1) = 6;   /* hits at 3, the chain's last */
+	AGREED(PFT_AGREED_HIT_LAST, PFT_MAX_WALK, 0) = 1;
+	AGREED(PFT_AGREED_TRUNCATED, PFT_MAX_WALK, 1) = 2;   /* the kernel found nothing */
+	AGREED(PFT_AGREED_FAULT, 3, 0) = 1;
+	/* what account_walk() counted: a disagreeing hit at 1, a fault */
+	c.hits = 2;
+	c.chain_walked_hist[1] = 1;
+	c.hit_pos_hist[1] = 1;
+	c.self_disagree = 1;
+	c.read_faults = 1;
+	chain_counters_add_agreed(&c, percpu, 2);
+#undef AGREED
+	chain_stats_from_counters(&s, &c, 1);
+	assert_int_equal(s.hits, 2 + 5 + 6 + 1);
+	assert_int_equal(s.misses, 5 + 3);
+	assert_int_equal(s.lookups, 22);
+	assert_int_equal(s.truncated, 2);
+	assert_int_equal(s.read_faults, 2);
+	assert_int_equal(s.next_null_at_hit, 7);
+	assert_int_equal(s.walk_hits, 13);
+	assert_int_equal(s.walk_misses, 5);
+	assert_int_equal(s.walk_empty, 4);
+	assert_int_equal(s.nodes_walked, 2 + 1 + 5 + 18 + PFT_MAX_WALK);
+	assert_int_equal(s.self_agree, 17);
+	assert_int_equal(s.hit_pos_hist[3], 6);
+	assert_int_equal(s.chain_walked_hist[1], 6);
+}
+
 static void test_derive(void **state)
 {
 	struct chain_stats s;
@@ -167,6 +209,7 @@ int main(void)
 		cmocka_unit_test(test_prefetch_model_long_chain),
 		cmocka_unit_test(test_self_check_threshold),
 		cmocka_unit_test(test_sum_and_sub),
+		cmocka_unit_test(test_add_agreed),
 		cmocka_unit_test(test_hist_helpers),
 		cmocka_unit_test(test_derive),
 	};

@@ -43,6 +43,42 @@ void chain_counters_sum(struct chain_counters *sum, const void *percpu, int ncpu
 	}
 }
 
+void chain_counters_add_agreed(struct chain_counters *c, const __u64 *percpu, int ncpus)
+{
+	int row, n, cpu;
+
+	for (row = 0; row < PFT_AGREED_ROWS; row++) {
+		for (n = 0; n < PFT_HIST_SLOTS; n++) {
+			const __u64 *v = percpu + ((size_t)row * PFT_HIST_SLOTS + n) * ncpus;
+			__u64 walks = 0;
+
+			for (cpu = 0; cpu < ncpus; cpu++)
+				walks += v[cpu];
+			if (!walks)
+				continue;
+			/* the kernel's verdict is the walk's */
+			if (row == PFT_AGREED_HIT || row == PFT_AGREED_HIT_LAST)
+				c->hits += walks;
+			else
+				c->misses += walks;
+			if (row == PFT_AGREED_TRUNCATED) {
+				c->truncated += walks;
+				continue;
+			}
+			if (row == PFT_AGREED_FAULT) {
+				c->read_faults += walks;
+				continue;
+			}
+			c->chain_walked_hist[n] += walks;
+			if (row == PFT_AGREED_MISS)
+				continue;
+			c->hit_pos_hist[n] += walks;
+			if (row == PFT_AGREED_HIT_LAST)
+				c->next_null_at_hit += walks;
+		}
+	}
+}
+
 void chain_stats_from_counters(struct chain_stats *s, const struct chain_counters *c,
 			       unsigned int sample_every)
 {

@@ -70,6 +70,12 @@ bool chain_stats_add_checked(struct chain_stats *a, const struct chain_stats *b,
 /* Sum a per-CPU map value array of ncpus entries (stride in bytes). */
 void chain_counters_sum(struct chain_counters *sum, const void *percpu, int ncpus,
 			size_t stride);
+/*
+ * Add agreed_walks (bpf/pftrace.h) to C: PERCPU holds the ncpus values
+ * of each of its PFT_AGREED_SLOTS keys in turn, as a lookup of the
+ * per-CPU array, key by key or in one batch, gives them.
+ */
+void chain_counters_add_agreed(struct chain_counters *c, const __u64 *percpu, int ncpus);
 /* The model of what BPF counted: its fields, then the derived ones. */
 void chain_stats_from_counters(struct chain_stats *s, const struct chain_counters *c,
 			       unsigned int sample_every);

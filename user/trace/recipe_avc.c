@@ -58,7 +58,7 @@ static int avc_configure(struct target *t, const struct kernel_facts *kf,
 	char names[8][32], layout[160];
 	const char *structs[8];
 	unsigned long addr = 0;
-	long slots;
+	long slots, ssid;
 	int n, rc;
 
 	n = btf_func_params(kf->btf, "avc_lookup", names, structs, 8);
@@ -85,6 +85,9 @@ static int avc_configure(struct target *t, const struct kernel_facts *kf,
 		return -EINVAL;
 	}
 	skel->rodata->avc_slots = (__u32)slots;
+	ssid = btf_member_offset(kf->btf, "av_entry", "ssid");
+	skel->rodata->avc_key_pair = ssid >= 0 && btf_member_offset(kf->btf, "av_entry", "tsid") ==
+						    ssid + 4;
 	skel->rodata->avc_hash = avc_hash_for(kf, t->opts);
 	t->table_hash = skel->rodata->avc_hash == PFT_AVC_HASH_MURMUR3 ? "murmur3" : "xor";
 

@@ -69,6 +69,7 @@ struct session {
 	struct workload run;             /* -- COMMAND, and the signals that end the run */
 	int ncpus;
 	void *percpu_buf;
+	__u64 *agreed_buf;               /* agreed_walks: PFT_AGREED_SLOTS keys x ncpus */
 	/* the run itself */
 	struct chain_stats prev[PFT_MAX_TARGETS];  /* at the last -i report */
 	double startup_ms;              /* process start to every target attached */
@@ -335,6 +336,8 @@ static int target_load_attach(struct target *t, char *err, size_t errlen)
 	}
 	map = bpf_object__find_map_by_name(t->obj, "chain_counters");
 	t->counters_fd = map ? bpf_map__fd(map) : -1;
+	map = bpf_object__find_map_by_name(t->obj, "agreed_walks");
+	t->agreed_fd = map ? bpf_map__fd(map) : -1;
 	if (t->filter && filter_after_load(t->filter, t, err, errlen))
 		return 1;
 	if (t->opts->latency && lat_after_load(t, t->lat, err, errlen))
@@ -618,15 +621,47 @@ static void target_free(struct target *t)
 		t->recipe->destroy(t);
 }
 
+/*
+ * The target's agreed_walks, every key's per-CPU values in turn, into
+ * s->agreed_buf: one batch lookup (5.6+), or key by key where the
+ * kernel refuses that.
+ */
+static int read_agreed(struct session *s, const struct target *t)
+{
+	LIBBPF_OPTS(bpf_map_batch_opts, opts);
+	__u32 keys[PFT_AGREED_SLOTS], next = 0, count = PFT_AGREED_SLOTS, k;
+
+	if (t->agreed_fd < 0)
+		return -ENOENT;
+	if (!bpf_map_lookup_batch(t->agreed_fd, NULL, &next, keys, s->agreed_buf, &count, &opts) ||
+	    errno == ENOENT) {
+		/* an array's keys come in order: check it, rather than trust it */
+		for (k = 0; k < count; k++)
+			if (keys[k] != k)
+				return -EIO;
+		if (count == PFT_AGREED_SLOTS)
+			return 0;
+	}
+	for (k = 0; k < PFT_AGREED_SLOTS; k++)
+		if (bpf_map_lookup_elem(t->agreed_fd, &k, s->agreed_buf + (size_t)k * s->ncpus))
+			return -errno;
+	return 0;
+}
+
 static int read_stats(struct session *s, struct target *t, struct chain_stats *out)
 {
 	struct chain_counters counters;
 	__u32 zero = 0;
+	int err;
 
 	memset(out, 0, sizeof(*out));
 	if (t->counters_fd < 0 || bpf_map_lookup_elem(t->counters_fd, &zero, s->percpu_buf))
 		return -errno;
 	chain_counters_sum(&counters, s->percpu_buf, s->ncpus, sizeof(struct chain_counters));
+	err = read_agreed(s, t);
+	if (err)
+		return err;
+	chain_counters_add_agreed(&counters, s->agreed_buf, s->ncpus);
 	chain_stats_from_counters(out, &counters, s->opts->sample_every);
 	return 0;
 }
@@ -1079,7 +1114,9 @@ static int attach(struct session *s, double *phase_start)
 
 	s->ncpus = libbpf_num_possible_cpus();
 	s->percpu_buf = s->ncpus > 0 ? calloc((size_t)s->ncpus, sizeof(struct chain_counters)) : NULL;
-	if (!s->percpu_buf) {
+	s->agreed_buf = s->ncpus > 0 ? calloc((size_t)s->ncpus * PFT_AGREED_SLOTS,
+					      sizeof(*s->agreed_buf)) : NULL;
+	if (!s->percpu_buf || !s->agreed_buf) {
 		fprintf(stderr, "pftrace: cannot size per-CPU buffers\n");
 		return 1;
 	}
@@ -1448,6 +1485,7 @@ static void session_free(struct session *s)
 	for (i = 0; i < s->ntargets; i++)
 		target_free(&s->targets[i]);
 	free(s->percpu_buf);
+	free(s->agreed_buf);
 	sampler_free(s->sampler);
 	sample_result_free(&s->samples);
 	for (i = 0; i < s->ntargets; i++) {

@@ -178,6 +178,7 @@ int plan_target(struct target *t, const char *requested,
 	t->requested = requested;
 	t->opts = o;
 	t->counters_fd = -1;
+	t->agreed_fd = -1;
 	if (!r) {
 		const char *close = suggest_function(requested);
 

@@ -72,6 +72,7 @@ struct target {
 	struct bpf_link *links[PFT_MAX_LINKS];
 	int nlinks;
 	int counters_fd;                  /* its per-CPU chain_counters map */
+	int agreed_fd;                    /* and its per-CPU agreed_walks */
 	const char *table_hash;           /* the kernel's bucket function (recipe->hash, or AVC's) */
 	const struct lat_session *lat;    /* --latency: the session's unit and counters */
 	const struct task_filter *filter; /* -p, --cgroup, --only-command, --by: the session's */
