@@ -2,16 +2,17 @@
 /*
  * The chain walk every recipe shares: follow a hash bucket the way the
  * kernel's iterator does, bounded, and account one lookup into the
- * per-CPU chain_counters map. A recipe supplies the first node of the
- * bucket, where in an entry its list node and key fields lie, and a
- * function that says whether an entry holds the wanted key.
+ * per-CPU agreed_walks and chain_counters maps. A recipe supplies the
+ * first node of the bucket, where in an entry its list node and key
+ * fields lie, and a function that says whether an entry holds the
+ * wanted key.
  *
  * Cost matters here (every traced lookup pays it): each node costs one
  * probe read of a window holding both the next pointer and the fields
- * compared (or, on 6.2+, a direct load of each of them), and each
- * lookup a handful of per-CPU adds; counts that can be derived
- * (lookups, walk hits, nodes walked, ...) are derived by the loader
- * from these and the histograms.
+ * compared (or, on 6.2+, a direct load of each of them), and a lookup
+ * whose walk agrees with the kernel one per-CPU add; counts that can be
+ * derived (lookups, walk hits, nodes walked, ...) are derived by the
+ * loader from these and the histograms.
  */
 #ifndef WALK_BPF_H
 #define WALK_BPF_H
