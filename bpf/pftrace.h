@@ -18,6 +18,12 @@
 #define PFT_MAX_WALK 256
 /* Histogram slot i counts lookups that walked (or hit at) i nodes. */
 #define PFT_HIST_SLOTS (PFT_MAX_WALK + 1)
+/*
+ * The bytes of an entry a walk reads at each node (bpf/walk.bpf.h), and
+ * so what the kernel type direct loads go through must hold: the loader
+ * picks the probe-read build where it does not.
+ */
+#define PFT_WINDOW_BYTES 256
 
 /* How a chain ends, per recipe (rodata "chain_end"). */
 enum pft_chain_end {

@@ -237,9 +237,8 @@ static __always_inline bool chain_at_end(__u64 pos, enum pft_chain_end end)
  * lo 8-aligned, holding the list node and every field the recipe
  * compares. 256 bytes cover the widest (the inode's, 40 to 224). The
  * probe-read build copies them to the stack; the direct-load build
- * reads each field from the entry itself.
+ * reads each field from the entry itself. (PFT_WINDOW_BYTES: pftrace.h)
  */
-#define PFT_WINDOW_BYTES 256
 struct node_window {
 	__u64 qw[PFT_WINDOW_BYTES / 8];
 };
@@ -269,10 +268,11 @@ typedef bool (*node_match_fn)(const struct node_window *win, const void *key);
 #ifdef PFT_DIRECT_LOADS
 /*
  * The direct-load build of a recipe (its *.direct.bpf.o), loaded for
- * fexit where the kernel has bpf_rdonly_cast() (6.2+): the fields of a
- * node are plain loads, which the verifier makes fault-safe, instead of
- * a bpf_probe_read_kernel() call per node (bench/micro: 7.2 ns a node
- * for the call, 1.5 for the loads, on the build host).
+ * fexit where the kernel has bpf_rdonly_cast() (6.2+) and its view
+ * below holds a window (the loader reads both from BTF): the fields of
+ * a node are plain loads, which the verifier makes fault-safe, instead
+ * of a bpf_probe_read_kernel() call per node (bench/micro: 7.2 ns a
+ * node for the call, 1.5 for the loads, on the build host).
  */
 extern void *bpf_rdonly_cast(const void *obj, __u32 btf_id) __ksym;
 
@@ -282,7 +282,8 @@ extern void *bpf_rdonly_cast(const void *obj, __u32 btf_id) __ksym;
  * field of a window lies within one of its elements, and the verifier
  * takes a load of any width inside an array of integers. This flavour
  * only names the array's words the window can reach; CO-RE matches it
- * to the kernel's.
+ * to the kernel's. A kernel whose cpumask is smaller than a window
+ * (NR_CPUS under 2048) gets the probe-read build.
  */
 struct cpumask___window {
 	unsigned long bits[PFT_WINDOW_BYTES / 8];
@@ -311,14 +312,13 @@ static __always_inline long kload_u64(__u64 addr, __u64 *v)
 {
 	*v = 0;
 #ifdef PFT_DIRECT_LOADS
-	if (bpf_core_type_size(struct cpumask___window) >= sizeof(*v)) {
-		if (STEP_TAG(addr) != 3)   /* not a kernel address */
-			return -14;        /* -EFAULT, as the probe read says */
-		*v = KERNEL_VIEW(addr)->bits[0];
-		return 0;
-	}
-#endif
+	if (STEP_TAG(addr) != 3)   /* not a kernel address */
+		return -14;        /* -EFAULT, as the probe read says */
+	*v = KERNEL_VIEW(addr)->bits[0];
+	return 0;
+#else
 	return bpf_probe_read_kernel(v, sizeof(*v), (void *)addr);
+#endif
 }
 
 /*
@@ -352,94 +352,149 @@ static __always_inline long kload_u64(__u64 addr, __u64 *v)
  * or its next pointer is neither an end nor a kernel address.
  */
 
-/* the step's verdict on a node, from its window WIN (see walk_step()) */
-static __always_inline __u64 step_verdict(const struct node_window *win, enum pft_chain_end end,
-					  __u32 link, __u32 lo, node_match_fn match,
-					  const void *key)
-{
-	__u64 next = WIN(win, lo, __u64, link);
+/* What the visit of one node found, and so how a walk ends. */
+enum node_kind {
+	NODE_NEXT,          /* no match: the walk goes on to the next node */
+	NODE_END,           /* no match, and the chain ends here */
+	NODE_HIT,           /* a match, with nodes after it */
+	NODE_HIT_LAST,      /* a match on the chain's last node */
+	NODE_FAULT,         /* unreadable, or a next pointer neither an end nor a kernel address */
+	NODE_TRUNCATED,     /* (a walk only) PFT_MAX_WALK nodes, and the chain goes on */
+};
 
-	if (!chain_at_end(next, end) && STEP_TAG(next) != 3)
-		return STEP_FAULT;
+/* A node from its window WIN: its kind, and in *NEXT its next pointer. */
+static __always_inline enum node_kind node_visit(const struct node_window *win,
+						 enum pft_chain_end end, __u32 link, __u32 lo,
+						 node_match_fn match, const void *key, __u64 *next)
+{
+	*next = WIN(win, lo, __u64, link);
+	if (!chain_at_end(*next, end) && STEP_TAG(*next) != 3)
+		return NODE_FAULT;
 	if (match(win, key))
-		return STEP_HIT | chain_at_end(next, end);
-	return next;
+		return chain_at_end(*next, end) ? NODE_HIT_LAST : NODE_HIT;
+	return chain_at_end(*next, end) ? NODE_END : NODE_NEXT;
+}
+
+/* A visit as the tagged word a step returns, and back. */
+static __always_inline __u64 step_word(enum node_kind kind, __u64 next)
+{
+	if (kind == NODE_FAULT)
+		return STEP_FAULT;
+	if (kind == NODE_HIT || kind == NODE_HIT_LAST)
+		return STEP_HIT | (kind == NODE_HIT_LAST);
+	return next;   /* a kernel address (top bits 11), or the chain's end (00) */
+}
+
+static __always_inline enum node_kind step_kind(__u64 v)
+{
+	switch (STEP_TAG(v)) {
+	case 1:
+		return v & 1 ? NODE_HIT_LAST : NODE_HIT;
+	case 2:
+		return NODE_FAULT;
+	case 3:
+		return NODE_NEXT;
+	default:
+		return NODE_END;
+	}
 }
 
 #ifdef PFT_DIRECT_LOADS
-/*
- * True where the view direct loads go through holds any window (1 KB on
- * Debian's kernels). One CO-RE constant against a number, so that no
- * instruction is left computing it once the verifier has dropped the
- * branch not taken (it folds branches, not the arithmetic before them).
- */
-#define WINDOW_IN_VIEW() \
-	(bpf_core_type_size(struct cpumask___window) >= PFT_WINDOW_BYTES)
-
 /*
  * A node by direct loads: the window is the entry itself, each field
  * one load (a copy to the stack first cost a load, a store and a
  * compare per word), and nothing is put on the stack.
  */
-static __always_inline __u64 walk_step_direct(__u64 pos, enum pft_chain_end end, __u32 link,
-					      __u32 lo, node_match_fn match, const void *key)
+static __always_inline enum node_kind visit_direct(__u64 pos, enum pft_chain_end end,
+						   __u32 link, __u32 lo, node_match_fn match,
+						   const void *key, __u64 *next)
 {
 	__u64 entry = pos - link;
 
 	if (STEP_TAG(entry + lo) != 3)   /* not a kernel address */
-		return STEP_FAULT;
-	return step_verdict((const struct node_window *)KERNEL_VIEW(entry + lo), end, link, lo,
-			    match, key);
+		return NODE_FAULT;
+	return node_visit((const struct node_window *)KERNEL_VIEW(entry + lo), end, link, lo,
+			  match, key, next);
 }
 #endif
 
 static __always_inline __u64 walk_step(__u64 pos, enum pft_chain_end end, __u32 link, __u32 lo,
 				       __u32 len, node_match_fn match, const void *key)
 {
+	enum node_kind kind;
+	__u64 next = 0;
+#ifdef PFT_DIRECT_LOADS
+	kind = visit_direct(pos, end, link, lo, match, key, &next);
+#else
 	struct node_window copy;
 
-#ifdef PFT_DIRECT_LOADS
-	/*
-	 * One branch is live, the other dead to the verifier, and it must
-	 * stay so: should the compiler merge the two matches into one, the
-	 * verifier refuses an instruction that loads through a kernel
-	 * pointer on one path and from the stack on another.
-	 */
-	if (WINDOW_IN_VIEW())
-		return walk_step_direct(pos, end, link, lo, match, key);
-#endif
 	if (len > PFT_WINDOW_BYTES)
 		len = PFT_WINDOW_BYTES;
 	if (bpf_probe_read_kernel(&copy, len, (void *)(pos - link + lo)))
 		return STEP_FAULT;
-	return step_verdict(&copy, end, link, lo, match, key);
+	kind = node_visit(&copy, end, link, lo, match, key, &next);
+#endif
+	return step_word(kind, next);
 }
 
 typedef __u64 (*walk_step_fn)(__u64 pos, __u64 k0, __u64 k1, __u64 k2);
 
-/*
- * The first node of a walk. Most chains are a node or two long, and a
- * call to a global function costs its prologue and epilogue (about 20
- * instructions on x86): where the direct loads serve, the first node
- * is visited inline, and the verifier checks that copy once, before the
- * loop. The probe-read build calls the step: its 256-byte window on the
- * caller's stack as well would pass BPF's 512 bytes for a call chain.
- */
-static __always_inline __u64 walk_first_step(__u64 pos, enum pft_chain_end end, __u32 link,
-					     __u32 lo, __u32 len, node_match_fn match,
-					     walk_step_fn step, const __u64 *kw)
+/* The walk's outcome: KIND, of its Nth node, at POS. */
+static __always_inline void walk_end(struct chain_walk *w, enum node_kind kind, __u64 pos,
+				     __u32 n, __u32 link)
 {
+	switch (kind) {
+	case NODE_HIT:
+	case NODE_HIT_LAST:
+		w->found = pos - link;
+		w->result = n | WALK_HIT | (kind == NODE_HIT_LAST ? WALK_NEXT_NULL : 0);
+		break;
+	case NODE_FAULT:
+		w->result = n | WALK_FAULT;
+		break;
+	case NODE_TRUNCATED:
+		w->result = n | WALK_TRUNCATED;
+		break;
+	default:
+		w->result = n;
+	}
+}
+
+/*
+ * The first node of a walk, and the walk's outcome where it ends there:
+ * true, with *NEXT, when the walk goes on. Most chains are a node or
+ * two long, and a call to a global function costs its prologue and
+ * epilogue (about 20 instructions on x86): where the direct loads
+ * serve, the first node is visited inline, and the verifier checks that
+ * copy once, before the loop. Inline, its kind is a constant at each
+ * place the visit decides it, and a hit there becomes the result word
+ * directly, not by way of a step's tagged word. The probe-read build
+ * calls the step: its 256-byte window on the caller's stack as well
+ * would pass BPF's 512 bytes for a call chain.
+ */
+static __always_inline bool walk_first_step(struct chain_walk *w, __u64 pos,
+					    enum pft_chain_end end, __u32 link, __u32 lo,
+					    __u32 len, node_match_fn match, walk_step_fn step,
+					    const __u64 *kw, __u64 *next)
+{
+	enum node_kind kind;
+
 #ifdef PFT_DIRECT_LOADS
-	if (WINDOW_IN_VIEW())
-		return walk_step_direct(pos, end, link, lo, match, kw);
+	kind = visit_direct(pos, end, link, lo, match, kw, next);
+#else
+	*next = step(pos, kw[0], kw[1], kw[2]);
+	kind = step_kind(*next);
 #endif
-	return step(pos, kw[0], kw[1], kw[2]);
+	if (kind == NODE_NEXT)
+		return true;
+	walk_end(w, kind, pos, 1, link);
+	return false;
 }
 
 /*
  * A recipe's step: NAME(pos, k0, k1, k2), its key passed as three words
  * (every recipe's key fits in 24 bytes), scalars only so that 5.10's
- * verifier takes it, and NAME_first(pos, kw) for a walk's first node.
+ * verifier takes it, and NAME_first() for a walk's first node.
  * link, lo and len are CO-RE constants of the recipe.
  */
 #define DEFINE_WALK_STEP(name, end, link, lo, len, match)			\
@@ -449,12 +504,14 @@ __noinline __u64 name(__u64 pos, __u64 k0, __u64 k1, __u64 k2)			\
 										\
 	return walk_step(pos, end, link, lo, len, match, kw);			\
 }										\
-static __always_inline __u64 name##_first(__u64 pos, const __u64 *kw)		\
+static __always_inline bool name##_first(struct chain_walk *w, __u64 pos,	\
+					 const __u64 *kw, __u64 *next)		\
 {										\
-	return walk_first_step(pos, end, link, lo, len, match, name, kw);	\
+	return walk_first_step(w, pos, end, link, lo, len, match, name, kw,	\
+			       next);						\
 }
 
-typedef __u64 (*walk_first_fn)(__u64 pos, const __u64 *kw);
+typedef bool (*walk_first_fn)(struct chain_walk *w, __u64 pos, const __u64 *kw, __u64 *next);
 
 /*
  * hlist_node, hlist_bl_node and hlist_nulls_node all keep their "next"
@@ -479,7 +536,8 @@ static __always_inline void walk_chain_steps(struct chain_walk *w, __u64 first,
 		return;
 	}
 	__builtin_memcpy(kw, key, keylen <= sizeof(kw) ? keylen : sizeof(kw));
-	v = step_first(pos, kw);
+	if (!step_first(w, pos, kw, &v))
+		return;
 	/*
 	 * n: the nodes visited, the one V is the verdict on included. A
 	 * verdict is a next node while its top bits are 11. The loop keeps
@@ -490,15 +548,8 @@ static __always_inline void walk_chain_steps(struct chain_walk *w, __u64 first,
 		pos = v;
 		v = step(pos, kw[0], kw[1], kw[2]);
 	}
-	if (STEP_TAG(v) == 1) {
-		w->found = pos - link;
-		w->result = n | WALK_HIT | (v & 1 ? WALK_NEXT_NULL : 0);
-	} else if (STEP_TAG(v) == 2) {
-		w->result = n | WALK_FAULT;
-	} else {
-		/* the chain's end (top bits 00), or a node past the last walked */
-		w->result = n | (STEP_TAG(v) == 3 ? WALK_TRUNCATED : 0);
-	}
+	/* a next node still to visit: the walk gave up */
+	walk_end(w, STEP_TAG(v) == 3 ? NODE_TRUNCATED : step_kind(v), pos, n, link);
 }
 
 static __always_inline void hist_bump(__u32 plain, __u64 *hist, __u64 slot)
@@ -640,15 +691,13 @@ __noinline int account_by(__u64 packed)
 
 static __always_inline void account_lookup(const struct chain_walk *w, __u64 kernel_found)
 {
-	__u64 packed = w->result | (kernel_found ? KERNEL_FOUND : 0);
-
 	/* the one test on the common path, and on values the verifier does not know */
 	if (w->found == kernel_found)
 		account_agreed(w->result);
 	else
-		account_walk(packed);
+		account_walk(w->result | (kernel_found ? KERNEL_FOUND : 0));
 	if (walk_config.by)
-		account_by(packed);
+		account_by(w->result | (kernel_found ? KERNEL_FOUND : 0));
 }
 
 /*

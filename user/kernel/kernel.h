@@ -25,6 +25,7 @@ struct kernel_facts {
 	char btf_load_path[32];   /* /proc/self/fd/N: what libbpf reads for --btf */
 	struct ksyms *ksyms;      /* loaded once the plan knows the names it needs */
 	bool has_rdonly_cast;     /* kfunc bpf_rdonly_cast (6.2+): walks by direct loads */
+	long cpumask_bytes;       /* struct cpumask: the view direct loads go through */
 	bool prog_recursion_guard; /* struct bpf_prog's per-CPU "active" (5.12+) */
 };
 

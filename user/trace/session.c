@@ -271,8 +271,10 @@ static int target_attach(struct target *t, char *err, size_t errlen)
 
 /*
  * Direct loads (bpf/walk.bpf.h): for fexit programs, on a kernel with
- * bpf_rdonly_cast() (6.2+), unless they were refused once or -C
- * loads=probe asks for the probe reads (the benchmark compares both).
+ * bpf_rdonly_cast() (6.2+) whose struct cpumask, the type they go
+ * through, holds a window (NR_CPUS of 2048 and more), unless they were
+ * refused once or -C loads=probe asks for the probe reads (the
+ * benchmark compares both).
  */
 static bool want_direct_loads(const struct target *t, const struct kernel_facts *kf)
 {
@@ -280,7 +282,7 @@ static bool want_direct_loads(const struct target *t, const struct kernel_facts 
 
 	if (t->method != ATTACH_FEXIT || t->direct_refused || (forced && !strcmp(forced, "probe")))
 		return false;
-	return kf->has_rdonly_cast;
+	return kf->has_rdonly_cast && kf->cpumask_bytes >= PFT_WINDOW_BYTES;
 }
 
 /*
