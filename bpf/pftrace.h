@@ -120,11 +120,13 @@ struct sample_counts {
 /*
  * One traced table's counters, as BPF writes them into the per-CPU
  * "chain_counters" map: the kernel's verdict (its return value), and
- * the histograms of pftrace's own re-walk of the chain. Only what BPF
- * writes is here; lookups, walk hits and misses, nodes walked and the
- * self-check's agreements follow from these, and user space derives
- * them (struct chain_stats in user/model/aggregate.h). That keeps the cost
- * per lookup to a few adds.
+ * the histograms of pftrace's own re-walk of the chain, for the lookups
+ * whose walk did not find what the kernel found; agreed_walks below
+ * counts the others, and the loader adds them in
+ * (chain_counters_add_agreed()). Only what BPF writes is here; lookups,
+ * walk hits and misses, nodes walked and the self-check's agreements
+ * follow from these, and user space derives them (struct chain_stats in
+ * user/model/aggregate.h). That keeps the cost per lookup to one add.
  */
 struct chain_counters {
 	__u64 calls;                /* with --sample: calls seen (else derived) */

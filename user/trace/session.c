@@ -635,13 +635,12 @@ static int read_agreed(struct session *s, const struct target *t)
 
 	if (t->agreed_fd < 0)
 		return -ENOENT;
-	if (!bpf_map_lookup_batch(t->agreed_fd, NULL, &next, keys, s->agreed_buf, &count, &opts) ||
-	    errno == ENOENT) {
+	if ((!bpf_map_lookup_batch(t->agreed_fd, NULL, &next, keys, s->agreed_buf, &count, &opts) ||
+	     errno == ENOENT) && count == PFT_AGREED_SLOTS) {
 		/* an array's keys come in order: check it, rather than trust it */
-		for (k = 0; k < count; k++)
-			if (keys[k] != k)
-				return -EIO;
-		if (count == PFT_AGREED_SLOTS)
+		for (k = 0; k < count && keys[k] == k; k++)
+			;
+		if (k == count)
 			return 0;
 	}
 	for (k = 0; k < PFT_AGREED_SLOTS; k++)
