@@ -10,10 +10,9 @@
  * Cost matters here (every traced lookup pays it): each node costs one
  * probe read of a window holding both the next pointer and the fields
  * compared (or, on 6.2+ where NR_CPUS is 2048 or more, a direct load of
- * each of them), and a lookup
- * whose walk agrees with the kernel one per-CPU add; counts that can be
- * derived (lookups, walk hits, nodes walked, ...) are derived by the
- * loader from these and the histograms.
+ * each of them), and a lookup whose walk agrees with the kernel one
+ * per-CPU add; counts that can be derived (lookups, walk hits, nodes
+ * walked, ...) are derived by the loader from these and the histograms.
  */
 #ifndef WALK_BPF_H
 #define WALK_BPF_H
@@ -75,16 +74,17 @@ static __always_inline void walk_faulted(struct chain_walk *w)
 }
 
 /*
- * Per-CPU counters (agreed_walks, chain_counters, lat_counters, lat_hist) have one
- * writer: the loader attaches one walking program per object (an fexit,
- * or a kprobe and its kretprobe). The kernel never runs a program while
- * it is already running on the same CPU: kprobe programs nest in none
- * (bpf_prog_active), and since 5.12 an fexit program is skipped, and
- * counted as a recursion miss, when it would run inside itself, which a
- * preempting task (PREEMPT_RT) or an interrupt could otherwise make it
- * do. There the loader sets plain_adds and a counter takes a plain
- * load, add and store. On 5.10 an interrupt can nest an fexit program in
- * itself, so the add stays atomic (lock-prefixed on x86, ~20 cycles).
+ * Per-CPU counters (agreed_walks, chain_counters, lat_counters,
+ * lat_hist) have one writer: the loader attaches one walking program
+ * per object (an fexit, or a kprobe and its kretprobe). The kernel
+ * never runs a program while it is already running on the same CPU:
+ * kprobe programs nest in none (bpf_prog_active), and since 5.12 an
+ * fexit program is skipped, and counted as a recursion miss, when it
+ * would run inside itself, which a preempting task (PREEMPT_RT) or an
+ * interrupt could otherwise make it do. There the loader sets
+ * plain_adds and a counter takes a plain load, add and store. On 5.10
+ * an interrupt can nest an fexit program in itself, so the add stays
+ * atomic (lock-prefixed on x86, ~20 cycles).
  * The verifier drops the branch not taken: plain_adds is read-only.
  */
 #define stat_add_as(plain, field, n)					\
