@@ -85,8 +85,9 @@ static int avc_configure(struct target *t, const struct kernel_facts *kf,
 		return -EINVAL;
 	}
 	skel->rodata->avc_slots = (__u32)slots;
-	ssid = btf_member_offset(kf->btf, "av_entry", "ssid");
-	skel->rodata->avc_key_pair = ssid >= 0 && btf_member_offset(kf->btf, "av_entry", "tsid") ==
+	/* struct avc_node's "ae" is a struct avc_entry (security/selinux/avc.c) */
+	ssid = btf_member_offset(kf->btf, "avc_entry", "ssid");
+	skel->rodata->avc_key_pair = ssid >= 0 && btf_member_offset(kf->btf, "avc_entry", "tsid") ==
 						    ssid + 4;
 	skel->rodata->avc_hash = avc_hash_for(kf, t->opts);
 	t->table_hash = skel->rodata->avc_hash == PFT_AVC_HASH_MURMUR3 ? "murmur3" : "xor";
@@ -97,8 +98,9 @@ static int avc_configure(struct target *t, const struct kernel_facts *kf,
 	else
 		snprintf(layout, sizeof(layout), "avc_lookup(%s, %s, %s), cache at selinux_avc",
 			 names[0], names[1], names[2]);
-	snprintf(t->detail, sizeof(t->detail), "%s, %ld slots, %s bucket hash", layout,
-		 slots, skel->rodata->avc_hash == PFT_AVC_HASH_MURMUR3 ? "murmur3" : "xor");
+	snprintf(t->detail, sizeof(t->detail), "%s, %ld slots, %s bucket hash%s", layout,
+		 slots, skel->rodata->avc_hash == PFT_AVC_HASH_MURMUR3 ? "murmur3" : "xor",
+		 skel->rodata->avc_key_pair ? ", ssid and tsid matched in one load" : "");
 	return 0;
 }
 
