@@ -50,6 +50,7 @@ static __always_inline __u32 avc_bucket(const struct avc_key *k)
 }
 
 #define AVC_OFF(field) bpf_core_field_offset(struct avc_node, field)
+#define AVC_FIELD(win, member, type) NODE_FIELD(win, 0, struct avc_node, member, type)
 
 static bool __always_inline avc_node_matches(const struct node_window *win, const void *key)
 {
@@ -67,14 +68,15 @@ static bool __always_inline avc_node_matches(const struct node_window *win, cons
 	 * every node, once the verifier had dropped the branch not taken.
 	 */
 	if (avc_key_pair)
-		return ((WIN(win, 0, __u64, AVC_OFF(ae.ssid)) ^ kw[0]) |
-			(WIN(win, 0, __u16, AVC_OFF(ae.tclass)) ^ k->tclass)) == 0;
-	return ((WIN(win, 0, __u32, AVC_OFF(ae.ssid)) ^ k->ssid) |
-		(WIN(win, 0, __u16, AVC_OFF(ae.tclass)) ^ k->tclass) |
-		(WIN(win, 0, __u32, AVC_OFF(ae.tsid)) ^ k->tsid)) == 0;
+		return ((AVC_FIELD(win, ae.ssid, __u64) ^ kw[0]) |
+			(AVC_FIELD(win, ae.tclass, __u16) ^ k->tclass)) == 0;
+	return ((AVC_FIELD(win, ae.ssid, __u32) ^ k->ssid) |
+		(AVC_FIELD(win, ae.tclass, __u16) ^ k->tclass) |
+		(AVC_FIELD(win, ae.tsid, __u32) ^ k->tsid)) == 0;
 }
 
-DEFINE_WALK_STEP(avc_step, PFT_END_NULL, AVC_OFF(list), 0, AVC_OFF(list) + 8, avc_node_matches)
+DEFINE_WALK_STEP(avc_step, PFT_END_NULL, struct avc_node, list, 0, AVC_OFF(list) + 8,
+		 avc_node_matches)
 
 static __always_inline void avc_walk(struct chain_walk *w, __u64 avc,
 				     const struct avc_key *k)

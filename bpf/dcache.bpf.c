@@ -41,20 +41,21 @@ struct dentry_key {
 /* the window: d_hash (the list node) through d_name.hash_len */
 #define D_LO (D_OFF(d_hash) & ~7U)
 #define D_LEN (D_OFF(d_name.hash_len) + 8 - D_LO)
+#define D_FIELD(win, member) NODE_FIELD(win, D_LO, struct dentry, member, __u64)
 
 static bool __always_inline dentry_matches(const struct node_window *win, const void *key)
 {
 	const struct dentry_key *k = key;
-	__u64 parent = WIN(win, D_LO, __u64, D_OFF(d_parent));
-	__u64 pprev = WIN(win, D_LO, __u64, D_OFF(d_hash.pprev));
-	__u64 hash_len = WIN(win, D_LO, __u64, D_OFF(d_name.hash_len));
+	__u64 parent = D_FIELD(win, d_parent);
+	__u64 pprev = D_FIELD(win, d_hash.pprev);
+	__u64 hash_len = D_FIELD(win, d_name.hash_len);
 
 	/* d_unhashed() is pprev == NULL: fold it in as "differs" */
 	return ((parent ^ k->parent) | ((hash_len ^ k->hash_len) & k->hash_mask) |
 		(((pprev | -pprev) >> 63) ^ 1)) == 0;
 }
 
-DEFINE_WALK_STEP(dentry_step, PFT_END_NULL, D_OFF(d_hash), D_LO, D_LEN, dentry_matches)
+DEFINE_WALK_STEP(dentry_step, PFT_END_NULL, struct dentry, d_hash, D_LO, D_LEN, dentry_matches)
 
 /* __ro_after_init: read on first use */
 __u64 dentry_hashtable_cached;

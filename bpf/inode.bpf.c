@@ -40,11 +40,11 @@ static bool __always_inline inode_matches(const struct node_window *win, const v
 	const struct inode_key *k = key;
 
 	/* one branch, not two: keeps the verifier's loop walk linear */
-	return ((WIN(win, I_LO, __u64, I_OFF(i_ino)) ^ k->ino) |
-		(WIN(win, I_LO, __u64, I_OFF(i_sb)) ^ k->sb)) == 0;
+	return ((NODE_FIELD(win, I_LO, struct inode, i_ino, __u64) ^ k->ino) |
+		(NODE_FIELD(win, I_LO, struct inode, i_sb, __u64) ^ k->sb)) == 0;
 }
 
-DEFINE_WALK_STEP(inode_step, PFT_END_NULL, I_OFF(i_hash), I_LO, I_LEN, inode_matches)
+DEFINE_WALK_STEP(inode_step, PFT_END_NULL, struct inode, i_hash, I_LO, I_LEN, inode_matches)
 
 __u32 i_hash_shift_cached;   /* __ro_after_init: read on first use */
 

@@ -37,14 +37,14 @@ struct mount_key {
 static bool __always_inline mount_matches(const struct node_window *win, const void *key)
 {
 	const struct mount_key *k = key;
-	__u64 parent = WIN(win, M_LO, __u64, M_OFF(mnt_parent));
+	__u64 parent = NODE_FIELD(win, M_LO, struct mount, mnt_parent, __u64);
 
 	/* one branch, not two: keeps the verifier's loop walk linear */
 	return (((parent + M_OFF(mnt)) ^ k->mnt) |
-		(WIN(win, M_LO, __u64, M_OFF(mnt_mountpoint)) ^ k->dentry)) == 0;
+		(NODE_FIELD(win, M_LO, struct mount, mnt_mountpoint, __u64) ^ k->dentry)) == 0;
 }
 
-DEFINE_WALK_STEP(mount_step, PFT_END_NULL, M_OFF(mnt_hash), M_LO, M_LEN, mount_matches)
+DEFINE_WALK_STEP(mount_step, PFT_END_NULL, struct mount, mnt_hash, M_LO, M_LEN, mount_matches)
 
 /* __ro_after_init: read on first use (the shift may be 0: re-read, cheap) */
 __u64 mount_hashtable_cached;

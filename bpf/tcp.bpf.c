@@ -45,19 +45,21 @@ struct ehash_key {
 /* the window: the address pair at the start through skc_nulls_node */
 #define SK_LO 0
 #define SK_LEN (SK_OFF(skc_nulls_node) + 8)
+#define SK_FIELD(win, member, type) NODE_FIELD(win, SK_LO, struct sock_common, member, type)
 
 static bool __always_inline sock_matches(const struct node_window *win, const void *key)
 {
 	const struct ehash_key *k = key;
 
 	/* inet_match() in one branch: keeps the verifier's loop walk linear */
-	return ((WIN(win, SK_LO, __u32, SK_OFF(skc_hash)) ^ k->hash) |
-		(WIN(win, SK_LO, __u64, SK_OFF(skc_net)) ^ k->net) |
-		(WIN(win, SK_LO, __u64, SK_OFF(skc_addrpair)) ^ k->addrpair) |
-		(WIN(win, SK_LO, __u32, SK_OFF(skc_portpair)) ^ k->portpair)) == 0;
+	return ((SK_FIELD(win, skc_hash, __u32) ^ k->hash) |
+		(SK_FIELD(win, skc_net, __u64) ^ k->net) |
+		(SK_FIELD(win, skc_addrpair, __u64) ^ k->addrpair) |
+		(SK_FIELD(win, skc_portpair, __u32) ^ k->portpair)) == 0;
 }
 
-DEFINE_WALK_STEP(sock_step, PFT_END_NULLS, SK_OFF(skc_nulls_node), SK_LO, SK_LEN, sock_matches)
+DEFINE_WALK_STEP(sock_step, PFT_END_NULLS, struct sock_common, skc_nulls_node, SK_LO, SK_LEN,
+		 sock_matches)
 
 /* NET_KEY: net as a plain integer (ARG_SCALAR() for fexit); NET typed when TYPED */
 static __always_inline void tcp_walk(struct chain_walk *w, __u64 net_key, __u64 net, __u64 hashinfo,

@@ -260,7 +260,23 @@ static __always_inline const void *win_at(const struct node_window *win, __u32 o
 }
 #define WIN(win, lo, type, off) (*(const type *)win_at((win), (off), (lo)))
 
+/*
+ * MEMBER of struct T in a node's window, read as TYPE. The direct-load
+ * build's window is the entry itself: there the read is a typed access,
+ * which clang compiles to one load whose offset CO-RE relocates, where
+ * an offset from bpf_core_field_offset() costs a move and an add before
+ * every load (about 10 instructions per AVC node). The probe-read
+ * build's window is a copy on the stack, from the entry's offset LO.
+ */
+#ifdef PFT_DIRECT_LOADS
+#define NODE_FIELD(win, lo, T, member, type) (*(const type *)&((const T *)(win))->member)
+#else
+#define NODE_FIELD(win, lo, T, member, type) WIN(win, lo, type, bpf_core_field_offset(T, member))
+#endif
+
 typedef bool (*node_match_fn)(const struct node_window *win, const void *key);
+/* a node's next pointer, from its window (DEFINE_WALK_STEP) */
+typedef __u64 (*node_next_fn)(const struct node_window *win);
 
 /* a step's result, and a kernel address, by its top two bits */
 #define STEP_TAG(v) ((v) >> 62)
@@ -366,10 +382,10 @@ enum node_kind {
 
 /* A node from its window WIN: its kind, and in *NEXT its next pointer. */
 static __always_inline enum node_kind node_visit(const struct node_window *win,
-						 enum pft_chain_end end, __u32 link, __u32 lo,
+						 enum pft_chain_end end, node_next_fn next_of,
 						 node_match_fn match, const void *key, __u64 *next)
 {
-	*next = WIN(win, lo, __u64, link);
+	*next = next_of(win);
 	if (!chain_at_end(*next, end) && STEP_TAG(*next) != 3)
 		return NODE_FAULT;
 	if (match(win, key))
@@ -405,28 +421,33 @@ static __always_inline enum node_kind step_kind(__u64 v)
 /*
  * A node by direct loads: the window is the entry itself, each field
  * one load (a copy to the stack first cost a load, a store and a
- * compare per word), and nothing is put on the stack.
+ * compare per word), and nothing is put on the stack. The view starts
+ * at the entry, so that a field's offset is its offset in the entry
+ * (NODE_FIELD): a window reaches as far into it as the view's type
+ * does (the loader's check), and further the verifier refuses.
  */
 static __always_inline enum node_kind visit_direct(__u64 pos, enum pft_chain_end end,
-						   __u32 link, __u32 lo, node_match_fn match,
-						   const void *key, __u64 *next)
+						   __u32 link, node_next_fn next_of,
+						   node_match_fn match, const void *key,
+						   __u64 *next)
 {
 	__u64 entry = pos - link;
 
-	if (STEP_TAG(entry + lo) != 3)   /* not a kernel address */
+	if (STEP_TAG(entry) != 3)   /* not a kernel address */
 		return NODE_FAULT;
-	return node_visit((const struct node_window *)KERNEL_VIEW(entry + lo), end, link, lo,
-			  match, key, next);
+	return node_visit((const struct node_window *)KERNEL_VIEW(entry), end, next_of, match,
+			  key, next);
 }
 #endif
 
 static __always_inline __u64 walk_step(__u64 pos, enum pft_chain_end end, __u32 link, __u32 lo,
-				       __u32 len, node_match_fn match, const void *key)
+				       __u32 len, node_next_fn next_of, node_match_fn match,
+				       const void *key)
 {
 	enum node_kind kind;
 	__u64 next = 0;
 #ifdef PFT_DIRECT_LOADS
-	kind = visit_direct(pos, end, link, lo, match, key, &next);
+	kind = visit_direct(pos, end, link, next_of, match, key, &next);
 #else
 	struct node_window copy;
 
@@ -434,7 +455,7 @@ static __always_inline __u64 walk_step(__u64 pos, enum pft_chain_end end, __u32 
 		len = PFT_WINDOW_BYTES;
 	if (bpf_probe_read_kernel(&copy, len, (void *)(pos - link + lo)))
 		return STEP_FAULT;
-	kind = node_visit(&copy, end, link, lo, match, key, &next);
+	kind = node_visit(&copy, end, next_of, match, key, &next);
 #endif
 	return step_word(kind, next);
 }
@@ -475,14 +496,14 @@ static __always_inline void walk_end(struct chain_walk *w, enum node_kind kind, 
  * would pass BPF's 512 bytes for a call chain.
  */
 static __always_inline bool walk_first_step(struct chain_walk *w, __u64 pos,
-					    enum pft_chain_end end, __u32 link, __u32 lo,
-					    __u32 len, node_match_fn match, walk_step_fn step,
-					    const __u64 *kw, __u64 *next)
+					    enum pft_chain_end end, __u32 link,
+					    node_next_fn next_of, node_match_fn match,
+					    walk_step_fn step, const __u64 *kw, __u64 *next)
 {
 	enum node_kind kind;
 
 #ifdef PFT_DIRECT_LOADS
-	kind = visit_direct(pos, end, link, lo, match, kw, next);
+	kind = visit_direct(pos, end, link, next_of, match, kw, next);
 #else
 	*next = step(pos, kw[0], kw[1], kw[2]);
 	kind = step_kind(*next);
@@ -497,20 +518,28 @@ static __always_inline bool walk_first_step(struct chain_walk *w, __u64 pos,
  * A recipe's step: NAME(pos, k0, k1, k2), its key passed as three words
  * (every recipe's key fits in 24 bytes), scalars only so that 5.10's
  * verifier takes it, and NAME_first() for a walk's first node.
- * link, lo and len are CO-RE constants of the recipe.
+ * Its entries are struct T, chained by their list node NODE (whose next
+ * pointer is its first member, whatever the list's kind); the window
+ * the probe-read build copies is LEN bytes from the entry's offset LO.
+ * lo and len are CO-RE constants of the recipe.
  */
-#define DEFINE_WALK_STEP(name, end, link, lo, len, match)			\
+#define DEFINE_WALK_STEP(name, end, T, node, lo, len, match)			\
+static __always_inline __u64 name##_next(const struct node_window *win)	\
+{										\
+	return NODE_FIELD(win, lo, T, node.next, __u64);			\
+}										\
 __noinline __u64 name(__u64 pos, __u64 k0, __u64 k1, __u64 k2)			\
 {										\
 	__u64 kw[3] = { k0, k1, k2 };						\
 										\
-	return walk_step(pos, end, link, lo, len, match, kw);			\
+	return walk_step(pos, end, bpf_core_field_offset(T, node), lo, len,	\
+			 name##_next, match, kw);				\
 }										\
 static __always_inline bool name##_first(struct chain_walk *w, __u64 pos,	\
 					 const __u64 *kw, __u64 *next)		\
 {										\
-	return walk_first_step(w, pos, end, link, lo, len, match, name, kw,	\
-			       next);						\
+	return walk_first_step(w, pos, end, bpf_core_field_offset(T, node),	\
+			       name##_next, match, name, kw, next);		\
 }
 
 typedef bool (*walk_first_fn)(struct chain_walk *w, __u64 pos, const __u64 *kw, __u64 *next);
