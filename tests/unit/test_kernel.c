@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <fcntl.h>
 #include <unistd.h>
 #include <bpf/btf.h>
 #include "cmocka_prelude.h"
@@ -74,7 +75,91 @@ static void test_btf_member_offset(void **state)
 	assert_int_equal(btf_member_offset(kf.btf, "avc_node", "ae"), 0);
 	assert_int_equal(btf_member_offset(kf.btf, "avc_node", "no_such_member"), -1);
 	assert_int_equal(btf_member_offset(kf.btf, "no_such_struct", "list"), -1);
+	/*
+	 * The AVC's matcher reads ssid and tsid in one load where struct
+	 * avc_entry keeps them side by side (recipe_avc.c asks this of BTF)
+	 */
+	assert_int_equal(btf_member_offset(kf.btf, "avc_entry", "tsid"),
+			 btf_member_offset(kf.btf, "avc_entry", "ssid") + 4);
 	kernel_facts_free(&kf);
+}
+
+/*
+ * A raw BTF file, for --btf, of a kernel whose struct cpumask is LONGS
+ * longs (NR_CPUS / 64), with bpf_rdonly_cast() or without: all the
+ * loader asks of BTF to choose between direct loads and probe reads,
+ * and the one function btf_file_load() wants of a kernel's BTF.
+ */
+static void write_cpumask_btf(const char *path, __u32 longs, bool rdonly_cast)
+{
+	struct btf *b = btf__new_empty();
+	int ulong, u32, arr, proto, fd;
+	const void *raw;
+	__u32 size;
+
+	assert_non_null(b);
+	ulong = btf__add_int(b, "long unsigned int", 8, 0);
+	u32 = btf__add_int(b, "unsigned int", 4, 0);
+	arr = btf__add_array(b, u32, ulong, longs);
+	assert_true(btf__add_struct(b, "cpumask", longs * 8) > 0);
+	assert_int_equal(btf__add_field(b, "bits", arr, 0, 0), 0);
+	proto = btf__add_func_proto(b, 0);
+	assert_true(btf__add_func(b, "schedule", BTF_FUNC_GLOBAL, proto) > 0);
+	if (rdonly_cast)
+		assert_true(btf__add_func(b, "bpf_rdonly_cast", BTF_FUNC_GLOBAL, proto) > 0);
+	raw = btf__raw_data(b, &size);
+	assert_non_null(raw);
+	fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0600);
+	assert_true(fd >= 0);
+	assert_int_equal(write(fd, raw, size), (ssize_t)size);
+	close(fd);
+	btf__free(b);
+}
+
+/*
+ * Direct loads go through struct cpumask from an entry's start: a
+ * kernel whose cpumask is smaller than a window (NR_CPUS under 2048)
+ * gets the probe-read build. No lab kernel is such a kernel (Debian's
+ * NR_CPUS is 8192): --btf files stand in for them.
+ */
+static void test_direct_loads_choice(void **state)
+{
+	char path[] = "/tmp/pftrace-cpumask-XXXXXX", err[PFT_ERRLEN];
+	struct kernel_facts kf;
+	int fd = mkstemp(path);
+
+	assert_true(fd >= 0);
+	close(fd);
+	/* NR_CPUS 8192 (Debian's), 2048 (the least that holds a window), 1024, 64 */
+	write_cpumask_btf(path, 128, true);
+	assert_int_equal(kernel_facts_load(&kf, path, err, sizeof(err)), 0);
+	assert_int_equal(kf.cpumask_bytes, 1024);
+	assert_true(kernel_takes_direct_loads(&kf));
+	kernel_facts_free(&kf);
+
+	write_cpumask_btf(path, PFT_WINDOW_BYTES / 8, true);
+	assert_int_equal(kernel_facts_load(&kf, path, err, sizeof(err)), 0);
+	assert_true(kernel_takes_direct_loads(&kf));
+	kernel_facts_free(&kf);
+
+	write_cpumask_btf(path, PFT_WINDOW_BYTES / 8 - 1, true);
+	assert_int_equal(kernel_facts_load(&kf, path, err, sizeof(err)), 0);
+	assert_int_equal(kf.cpumask_bytes, PFT_WINDOW_BYTES - 8);
+	assert_false(kernel_takes_direct_loads(&kf));
+	kernel_facts_free(&kf);
+
+	write_cpumask_btf(path, 1, true);
+	assert_int_equal(kernel_facts_load(&kf, path, err, sizeof(err)), 0);
+	assert_false(kernel_takes_direct_loads(&kf));
+	kernel_facts_free(&kf);
+
+	/* a 6.1 kernel: no bpf_rdonly_cast(), however wide its cpumask */
+	write_cpumask_btf(path, 128, false);
+	assert_int_equal(kernel_facts_load(&kf, path, err, sizeof(err)), 0);
+	assert_false(kf.has_rdonly_cast);
+	assert_false(kernel_takes_direct_loads(&kf));
+	kernel_facts_free(&kf);
+	unlink(path);
 }
 
 /* A doctored kallsyms (the test seam PFTRACE_KALLSYMS) */
@@ -163,6 +248,7 @@ int main(void)
 		cmocka_unit_test(test_btf_path_refusals),
 		cmocka_unit_test(test_kallsyms),
 		cmocka_unit_test(test_btf_member_offset),
+		cmocka_unit_test(test_direct_loads_choice),
 		cmocka_unit_test(test_kallsyms_fixture),
 		cmocka_unit_test(test_kerr_str),
 		cmocka_unit_test(test_registry),

@@ -69,6 +69,11 @@ static void note_bpf_facts(struct kernel_facts *kf)
 	kf->prog_recursion_guard = btf_member_offset(kf->btf, "bpf_prog", "active") >= 0;
 }
 
+bool kernel_takes_direct_loads(const struct kernel_facts *kf)
+{
+	return kf->has_rdonly_cast && kf->cpumask_bytes >= PFT_WINDOW_BYTES;
+}
+
 int kernel_facts_load(struct kernel_facts *kf, const char *btf_path,
 		      char *err, size_t errlen)
 {

@@ -36,6 +36,13 @@ int kernel_facts_load(struct kernel_facts *kf, const char *btf_path,
 		      char *err, size_t errlen);
 void kernel_facts_free(struct kernel_facts *kf);
 /*
+ * Whether the kernel can take the direct-load build of a recipe (fexit
+ * only; bpf/walk.bpf.h): it has bpf_rdonly_cast() (6.2+), and its struct
+ * cpumask, the view the loads go through from an entry's start, reaches
+ * PFT_WINDOW_BYTES (NR_CPUS of 2048 and more). Else probe reads.
+ */
+bool kernel_takes_direct_loads(const struct kernel_facts *kf);
+/*
  * The parsed BTF is ~6 MB, and libbpf parses a copy of its own for each
  * object it loads: planning done, the session drops its own, and takes
  * it again only to re-plan a target the kernel refused.

@@ -270,12 +270,11 @@ static int target_attach(struct target *t, char *err, size_t errlen)
 }
 
 /*
- * Direct loads (bpf/walk.bpf.h): for fexit programs, on a kernel with
- * bpf_rdonly_cast() (6.2+) whose struct cpumask, the type they go
- * through from an entry's start, reaches a window's end (every recipe's
- * lies within PFT_WINDOW_BYTES of its entry's start on the kernels
- * checked; NR_CPUS of 2048 and more), unless they were refused once or
- * -C loads=probe asks for the probe reads (the benchmark compares both).
+ * Direct loads (bpf/walk.bpf.h): for fexit programs, on a kernel that
+ * takes them (kernel_takes_direct_loads(): every recipe's window lies
+ * within PFT_WINDOW_BYTES of its entry's start on the kernels checked),
+ * unless they were refused once or -C loads=probe asks for the probe
+ * reads (the benchmark compares both).
  */
 static bool want_direct_loads(const struct target *t, const struct kernel_facts *kf)
 {
@@ -283,7 +282,7 @@ static bool want_direct_loads(const struct target *t, const struct kernel_facts 
 
 	if (t->method != ATTACH_FEXIT || t->direct_refused || (forced && !strcmp(forced, "probe")))
 		return false;
-	return kf->has_rdonly_cast && kf->cpumask_bytes >= PFT_WINDOW_BYTES;
+	return kernel_takes_direct_loads(kf);
 }
 
 /*
