@@ -31,7 +31,7 @@ const volatile bool avc_cache_is_arg = false;
 const volatile __u64 avc_global_addr = 0;
 const volatile __u32 avc_slots = 512;
 const volatile __u32 avc_hash = PFT_AVC_HASH_XOR;
-/* struct av_entry keeps tsid right after ssid (the loader reads its BTF) */
+/* struct avc_entry keeps tsid right after ssid (the loader reads its BTF) */
 const volatile bool avc_key_pair = false;
 
 struct avc_key {
@@ -61,7 +61,7 @@ static bool __always_inline avc_node_matches(const struct node_window *win, cons
 	 * avc_search_node() compares ssid, tclass, tsid in turn; one
 	 * combined test gives the same answer with a single branch, which
 	 * keeps the verifier's walk of the bounded loop linear. Where
-	 * struct av_entry keeps tsid right after ssid (every kernel so
+	 * struct avc_entry keeps tsid right after ssid (every kernel so
 	 * far), one 64-bit load reads both, against the key's first word
 	 * (struct avc_key: ssid, then tsid). The loader's flag says so: a
 	 * test of CO-RE offsets here would leave its arithmetic behind at

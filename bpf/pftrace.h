@@ -19,9 +19,11 @@
 /* Histogram slot i counts lookups that walked (or hit at) i nodes. */
 #define PFT_HIST_SLOTS (PFT_MAX_WALK + 1)
 /*
- * The bytes of an entry a walk reads at each node (bpf/walk.bpf.h), and
- * so what the kernel type direct loads go through must hold: the loader
- * picks the probe-read build where it does not.
+ * The bytes of an entry a walk reads at each node (bpf/walk.bpf.h): the
+ * probe-read build's window, at most; and the least the kernel type
+ * direct loads go through must hold, from an entry's start, for the
+ * loader to pick the direct-load build (every recipe's fields lie
+ * within it on the kernels checked).
  */
 #define PFT_WINDOW_BYTES 256
 

@@ -246,10 +246,11 @@ struct node_window {
 };
 
 /*
- * A field of the window, by its offset in the entry (CO-RE relocated).
+ * A field of the probe-read build's window (a copy on the stack from
+ * the entry's offset LO), by its offset in the entry (CO-RE relocated).
  * The offset into the window is computed apart and pinned in a register:
- * the verifier allows adding a known scalar to the stack pointer (or to
- * a kernel pointer), never subtracting one from it.
+ * the verifier allows adding a known scalar to the stack pointer, never
+ * subtracting one from it.
  */
 static __always_inline const void *win_at(const struct node_window *win, __u32 off, __u32 lo)
 {
@@ -295,13 +296,18 @@ typedef __u64 (*node_next_fn)(const struct node_window *win);
 extern void *bpf_rdonly_cast(const void *obj, __u32 btf_id) __ksym;
 
 /*
- * The kernel type the window is loaded through: struct cpumask is one
- * array of longs, NR_CPUS bits (1 KB on Debian's kernels), so every
- * field of a window lies within one of its elements, and the verifier
- * takes a load of any width inside an array of integers. This flavour
- * only names the array's words the window can reach; CO-RE matches it
- * to the kernel's. A kernel whose cpumask is smaller than a window
- * (NR_CPUS under 2048) gets the probe-read build.
+ * The kernel type an entry is loaded through: struct cpumask is one
+ * array of longs, NR_CPUS bits (1 KB on Debian's kernels), and the
+ * verifier takes a load of any width inside an array of integers, so
+ * the fields (NODE_FIELD, typed as the entry's own struct in C, at the
+ * entry's offsets) may be of any type. What the verifier checks is that
+ * a load ends within the kernel's cpumask: a kernel whose cpumask is
+ * smaller than PFT_WINDOW_BYTES (NR_CPUS under 2048) gets the
+ * probe-read build (kernel_takes_direct_loads()), and one whose entry
+ * puts a field further out than its cpumask reaches has the direct
+ * build refused, and the loader starts over with probe reads. This
+ * flavour names the words kload_u64() reads; CO-RE matches it to the
+ * kernel's.
  */
 struct cpumask___window {
 	unsigned long bits[PFT_WINDOW_BYTES / 8];
@@ -382,10 +388,16 @@ enum node_kind {
 
 /* A node from its window WIN: its kind, and in *NEXT its next pointer. */
 static __always_inline enum node_kind node_visit(const struct node_window *win,
-						 enum pft_chain_end end, node_next_fn next_of,
-						 node_match_fn match, const void *key, __u64 *next)
+						 enum pft_chain_end end, __u32 link, __u32 lo,
+						 node_next_fn next_of, node_match_fn match,
+						 const void *key, __u64 *next)
 {
+#ifdef PFT_DIRECT_LOADS
 	*next = next_of(win);
+#else
+	/* the list node's offset, which the step has already: next is its first member */
+	*next = WIN(win, lo, __u64, link);
+#endif
 	if (!chain_at_end(*next, end) && STEP_TAG(*next) != 3)
 		return NODE_FAULT;
 	if (match(win, key))
@@ -422,9 +434,8 @@ static __always_inline enum node_kind step_kind(__u64 v)
  * A node by direct loads: the window is the entry itself, each field
  * one load (a copy to the stack first cost a load, a store and a
  * compare per word), and nothing is put on the stack. The view starts
- * at the entry, so that a field's offset is its offset in the entry
- * (NODE_FIELD): a window reaches as far into it as the view's type
- * does (the loader's check), and further the verifier refuses.
+ * at the entry, so that a field's offset in the load is its offset in
+ * the entry (NODE_FIELD).
  */
 static __always_inline enum node_kind visit_direct(__u64 pos, enum pft_chain_end end,
 						   __u32 link, node_next_fn next_of,
@@ -435,8 +446,8 @@ static __always_inline enum node_kind visit_direct(__u64 pos, enum pft_chain_end
 
 	if (STEP_TAG(entry) != 3)   /* not a kernel address */
 		return NODE_FAULT;
-	return node_visit((const struct node_window *)KERNEL_VIEW(entry), end, next_of, match,
-			  key, next);
+	return node_visit((const struct node_window *)KERNEL_VIEW(entry), end, link, 0, next_of,
+			  match, key, next);
 }
 #endif
 
@@ -455,7 +466,7 @@ static __always_inline __u64 walk_step(__u64 pos, enum pft_chain_end end, __u32 
 		len = PFT_WINDOW_BYTES;
 	if (bpf_probe_read_kernel(&copy, len, (void *)(pos - link + lo)))
 		return STEP_FAULT;
-	kind = node_visit(&copy, end, next_of, match, key, &next);
+	kind = node_visit(&copy, end, link, lo, next_of, match, key, &next);
 #endif
 	return step_word(kind, next);
 }
