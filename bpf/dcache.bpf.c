@@ -71,19 +71,13 @@ static __always_inline void dcache_walk(struct chain_walk *w, __u64 parent_key, 
 	__u64 first;
 
 	/*
-	 * The verifier refuses a typed 8-byte load of the union's hash_len
-	 * ("access beyond the end of member hash": 5.10, and still 6.x for
-	 * a trusted pointer), which once cost the dcache its fexit on 5.10.
-	 * The direct-load build reads it through its untrusted view, one
-	 * load; else hash and len apart, joined as hashlen_create() does.
+	 * hash and len apart, joined as hashlen_create() does: 5.10's
+	 * verifier refuses a typed 8-byte load of the union's hash_len
+	 * ("access beyond the end of member hash"), which cost the dcache
+	 * its fexit there
 	 */
-#ifdef PFT_DIRECT_LOADS
-	if (typed)
-		k.hash_len = NODE_FIELD(KERNEL_VIEW(name), 0, struct qstr, hash_len, __u64);
-	else
-#endif
-		k.hash_len = (__u64)ARG_FIELD(typed, name, struct qstr, len) << 32 |
-			     ARG_FIELD(typed, name, struct qstr, hash);
+	k.hash_len = (__u64)ARG_FIELD(typed, name, struct qstr, len) << 32 |
+		     ARG_FIELD(typed, name, struct qstr, hash);
 	k.hash_mask = ARG_FIELD(typed, parent, struct dentry, d_flags) & DCACHE_OP_COMPARE_FLAG ?
 		      0xffffffffULL : ~0ULL;
 	if (!table || shift == 0 || shift >= 32) {
