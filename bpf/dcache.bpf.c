@@ -71,10 +71,12 @@ static __always_inline void dcache_walk(struct chain_walk *w, __u64 parent_key, 
 	__u64 first;
 
 	/*
-	 * hash and len apart, joined as hashlen_create() does: 5.10's
+	 * hash and len apart, joined as hashlen_create() does: the
 	 * verifier refuses a typed 8-byte load of the union's hash_len
-	 * ("access beyond the end of member hash"), which cost the dcache
-	 * its fexit there
+	 * through a trusted pointer ("access beyond the end of member
+	 * hash"), which cost the dcache its fexit on 5.10. One load
+	 * through the direct build's untrusted view measured no faster,
+	 * and the verifier walked 14% more (make bench, 2026-12-06).
 	 */
 	k.hash_len = (__u64)ARG_FIELD(typed, name, struct qstr, len) << 32 |
 		     ARG_FIELD(typed, name, struct qstr, hash);
