@@ -168,8 +168,34 @@ static void test_duty_cycle(void **state)
 	assert_true(rf.rep.targets[0].duty.attach_ms == 16.5);
 	assert_true(rf.rep.targets[0].duty.detach_ms == 128.25);
 	assert_true(rf.rep.cpu_s == 0.25);
+	assert_false(rf.rep.targets[0].duty.slice_chosen);
 	runfile_free(&rf);
 	free(text);
+	/* slices pftrace chose, and the two costs it weighed, read back */
+	r.targets[0].duty.slice_chosen = true;
+	r.targets[0].duty.switch_cpu_ms = 61.5;
+	r.targets[0].duty.walk_cpu_s = 0.125;
+	text = to_json(&r);
+	assert_int_equal(runfile_parse(text, strlen(text), "x.json", &rf, err, sizeof(err)), 0);
+	assert_true(rf.rep.targets[0].duty.slice_chosen);
+	assert_true(rf.rep.targets[0].duty.switch_cpu_ms == 61.5);
+	assert_true(rf.rep.targets[0].duty.walk_cpu_s == 0.125);
+	runfile_free(&rf);
+	/* a switch of negative CPU is refused */
+	bad = strdup(text);
+	{
+		char *v = strstr(bad, "\"switch_cpu_ms\"");
+
+		assert_non_null(v);
+		v += strcspn(v, "0123456789");
+		memmove(v + 1, v, strlen(v) + 1);
+		*v = '-';
+	}
+	refuse(bad, "switch_cpu_ms or walk_cpu_s out of range");
+	free(bad);
+	free(text);
+	r.targets[0].duty.slice_chosen = false;
+	r.targets[0].duty.switch_cpu_ms = r.targets[0].duty.walk_cpu_s = 0;
 	/* a file from before attach_ms, detach_ms and cpu_s reads them as none */
 	r.cpu_s = 0;
 	r.targets[0].duty.attach_ms = r.targets[0].duty.detach_ms = 0;
@@ -233,6 +259,27 @@ static void test_duty_cycle(void **state)
 	assert_true(m.targets[0].duty.attach_ms == 0 && m.targets[0].duty.detach_ms == 0);
 	assert_int_equal(m.targets[0].duty.slices, 125);
 	assert_true(m.targets[0].duty.scale == 16);
+	/* slices pftrace chose differ run by run and still add; the walks' cost
+	 * adds where every run kept it */
+	r.targets[0].duty.slice_chosen = b.targets[0].duty.slice_chosen = true;
+	b.targets[0].duty.slice_ms = 430;
+	r.targets[0].duty.walk_cpu_s = 0.25;
+	b.targets[0].duty.walk_cpu_s = 0.5;
+	assert_int_equal(merge_runs(runs, 2, names, &m, err, sizeof(err)), 0);
+	assert_true(m.targets[0].duty.slice_chosen && m.targets[0].duty.slice_ms == 430);
+	assert_true(m.targets[0].duty.walk_cpu_s == 0.75);
+	r.targets[0].duty.walk_cpu_s = 0;
+	assert_int_equal(merge_runs(runs, 2, names, &m, err, sizeof(err)), 0);
+	assert_true(m.targets[0].duty.walk_cpu_s == 0);
+	/* but a chosen slice and a fixed one are different duty cycles */
+	r.targets[0].duty.slice_chosen = false;
+	assert_int_equal(merge_runs(runs, 2, names, &m, err, sizeof(err)), -1);
+	assert_non_null(strstr(err, "merge wants the same duty cycle"));
+	r.targets[0].duty.slice_chosen = b.targets[0].duty.slice_chosen = false;
+	/* and so are fixed slices of different lengths */
+	assert_int_equal(merge_runs(runs, 2, names, &m, err, sizeof(err)), -1);
+	assert_non_null(strstr(err, "merge wants the same duty cycle"));
+	b.targets[0].duty.slice_ms = 20;
 	/* and different ones, or a duty cycle and none, do not add */
 	b.targets[0].duty.one_in = 8;
 	assert_int_equal(merge_runs(runs, 2, names, &m, err, sizeof(err)), -1);

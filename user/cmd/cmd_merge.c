@@ -6,6 +6,7 @@
  * host-seconds, which keeps lookups/s a per-host rate.
  */
 #include <getopt.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -49,7 +50,7 @@ int merge_runs(const struct run_report *const *runs, int n, const char *const *n
 {
 	const struct run_report *first = runs[0];
 	char w1[160], w2[160];
-	bool cpu_known = true;
+	bool cpu_known = true, walk_known;
 	int i, t;
 
 	*out = *first;
@@ -79,7 +80,9 @@ int merge_runs(const struct run_report *const *runs, int n, const char *const *n
 					 a->sample_every);
 				return -1;
 			}
-			if (a->duty.one_in != b->duty.one_in || a->duty.slice_ms != b->duty.slice_ms) {
+			/* slices pftrace chose differ run by run, as the costs did */
+			if (a->duty.one_in != b->duty.one_in || a->duty.slice_chosen != b->duty.slice_chosen ||
+			    (!a->duty.slice_chosen && a->duty.slice_ms != b->duty.slice_ms)) {
 				snprintf(err, errlen, "%s: %s attached 1 slice of %g ms in %u, %s 1 of "
 					 "%g ms in %u (--sample); merge wants the same duty cycle",
 					 names[i], b->traced, b->duty.slice_ms, b->duty.one_in ? b->duty.one_in : 1,
@@ -115,7 +118,9 @@ int merge_runs(const struct run_report *const *runs, int n, const char *const *n
 		m->duty.attached_s = m->duty.switching_s = 0;
 		m->duty.slices = 0;
 		/* means of runs whose edge counts are not kept: not merged */
-		m->duty.attach_ms = m->duty.detach_ms = 0;
+		m->duty.attach_ms = m->duty.detach_ms = m->duty.switch_cpu_ms = 0;
+		m->duty.walk_cpu_s = 0;
+		walk_known = true;
 		for (i = 0; i < n; i++) {
 			const struct target_report *b = &runs[i]->targets[t];
 
@@ -134,9 +139,14 @@ int merge_runs(const struct run_report *const *runs, int n, const char *const *n
 			m->duty.attached_s += b->duty.attached_s;
 			m->duty.switching_s += b->duty.switching_s;
 			m->duty.slices += b->duty.slices;
+			walk_known &= b->duty.walk_cpu_s > 0;
+			m->duty.walk_cpu_s += b->duty.walk_cpu_s;
+			m->duty.slice_ms = fmax(m->duty.slice_ms, b->duty.slice_ms);
 			if (b->table_slots != m->table_slots)
 				m->table_slots = 0;   /* tables of different sizes */
 		}
+		if (!walk_known)
+			m->duty.walk_cpu_s = 0;   /* a file from before it: no sum */
 		if (m->duty.one_in > 1)
 			m->duty.scale = m->duty.attached_s > 0 ? out->duration_s / m->duty.attached_s : 0;
 		report_finish_target(m);

@@ -111,9 +111,9 @@ void report_commit_text(FILE *f, const struct run_report *r)
 			field(f, "Sampling:", buf);
 		}
 		if (t->duty.one_in > 1) {
-			snprintf(buf, sizeof(buf), "attached 1 slice of %.0f ms in %u: %.2f s; x%.2f "
-				 "for the whole run", t->duty.slice_ms, t->duty.one_in,
-				 t->duty.attached_s, t->duty.scale);
+			snprintf(buf, sizeof(buf), "attached 1 slice %s%.0f ms in %u: %.2f s; x%.2f "
+				 "for the whole run", t->duty.slice_chosen ? "(chosen by the costs) of up to " : "of ",
+				 t->duty.slice_ms, t->duty.one_in, t->duty.attached_s, t->duty.scale);
 			field(f, "Sampling:", buf);
 		}
 		snprintf(buf, sizeof(buf), "%.2f%% of %llu walks agree with the kernel%s", w->agree_pct,

@@ -55,12 +55,15 @@ struct by_report {
  */
 struct duty_summary {
 	unsigned int one_in;     /* 0 or 1: attached throughout */
-	double slice_ms;
+	double slice_ms;         /* the slice in force at the end */
+	bool slice_chosen;       /* by pftrace from the costs (duty.h), not --slice */
 	unsigned int slices;     /* slices attached */
 	double attached_s;       /* walking, in all: from resume to pause (walk_pause) */
 	double switching_s;      /* spent inside attach and detach calls */
 	double attach_ms;        /* one attach of every cycled target, the mean (0: none) */
 	double detach_ms;        /* one detach of them, the mean (0: none) */
+	double switch_cpu_ms;    /* pftrace's CPU for a detach and an attach, the mean (0: unknown) */
+	double walk_cpu_s;       /* BPF run time of the walks meanwhile (0: unknown) */
 	double scale;            /* duration / attached_s */
 };
 

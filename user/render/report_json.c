@@ -107,6 +107,8 @@ static struct json_object *target_json(const struct target_report *t, double dur
 
 		add(d, "one_in", json_object_new_int((int)t->duty.one_in));
 		add(d, "slice_ms", json_object_new_double(t->duty.slice_ms));
+		if (t->duty.slice_chosen)
+			add(d, "slice_chosen", json_object_new_boolean(1));
 		add(d, "slices", json_object_new_int((int)t->duty.slices));
 		add(d, "attached_s", json_object_new_double(t->duty.attached_s));
 		add(d, "switching_s", json_object_new_double(t->duty.switching_s));
@@ -114,6 +116,10 @@ static struct json_object *target_json(const struct target_report *t, double dur
 			add(d, "attach_ms", json_object_new_double(t->duty.attach_ms));
 		if (t->duty.detach_ms > 0)
 			add(d, "detach_ms", json_object_new_double(t->duty.detach_ms));
+		if (t->duty.switch_cpu_ms > 0)
+			add(d, "switch_cpu_ms", json_object_new_double(t->duty.switch_cpu_ms));
+		if (t->duty.walk_cpu_s > 0)
+			add(d, "walk_cpu_s", json_object_new_double(t->duty.walk_cpu_s));
 		add(d, "scale", json_object_new_double(t->duty.scale));
 		add(o, "duty_cycle", d);
 		add(sc_all, "lookups", u64(scale_count(s->lookups, t->duty.scale)));

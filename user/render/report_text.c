@@ -109,12 +109,24 @@ void render_target_text(FILE *f, const struct target_report *t, double duration_
 		fprintf(f, "  SAMPLED: 1 call in %u per CPU was walked; the counts below are of "
 			"those, %llu calls were seen in all\n", t->sample_every,
 			(unsigned long long)s->calls);
-	if (t->duty.one_in > 1)
+	if (t->duty.one_in > 1 && !t->duty.slice_chosen)
 		fprintf(f, "  SAMPLED: attached 1 slice of %.0f ms in %u, %.2f s in %u slices; the "
 			"counts below are of that time, x%.2f for the whole run: about %.0f lookups "
 			"(fewer if tracing slowed the workload)\n",
 			t->duty.slice_ms, t->duty.one_in, t->duty.attached_s, t->duty.slices,
 			t->duty.scale, (double)s->lookups * t->duty.scale);
+	/* slices that pftrace lengthened: the two costs it weighed */
+	if (t->duty.one_in > 1 && t->duty.slice_chosen) {
+		fprintf(f, "  SAMPLED: attached 1 slice in %u, %.2f s in %u slices, lengthened until a "
+			"slice's walks cost twice a switch", t->duty.one_in, t->duty.attached_s,
+			t->duty.slices);
+		if (t->duty.switch_cpu_ms > 0 && t->duty.walk_cpu_s > 0)
+			fprintf(f, " (a switch: %.1f ms of pftrace's CPU; the walks: %.1f%% of a CPU)",
+				t->duty.switch_cpu_ms, 100 * t->duty.walk_cpu_s / t->duty.attached_s);
+		fprintf(f, ", %.0f ms by the end; the counts below are of that time, x%.2f for the "
+			"whole run: about %.0f lookups (fewer if tracing slowed the workload)\n",
+			t->duty.slice_ms, t->duty.scale, (double)s->lookups * t->duty.scale);
+	}
 	/* the kernel's detach outlasting a slice: the period stretches, paused but hooked */
 	if (t->duty.one_in > 1 && t->duty.detach_ms > t->duty.slice_ms)
 		fprintf(f, "  NOTE: a detach took %.0f ms (the kernel waits for an RCU-tasks grace "

@@ -165,6 +165,9 @@ static int get_duty(struct reader *r, struct json_object *t, const char *where,
 	d->switching_s = get_number(o, "switching_s");
 	d->attach_ms = get_number(o, "attach_ms");
 	d->detach_ms = get_number(o, "detach_ms");
+	d->slice_chosen = member(o, "slice_chosen") && json_object_get_boolean(member(o, "slice_chosen"));
+	d->switch_cpu_ms = get_number(o, "switch_cpu_ms");
+	d->walk_cpu_s = get_number(o, "walk_cpu_s");
 	if (one_in < 2 || one_in > 10000 || slices > 1000000000)
 		return fail(r, "%s.duty_cycle: one_in %llu or slices %llu out of range", where,
 			    (unsigned long long)one_in, (unsigned long long)slices);
@@ -173,6 +176,9 @@ static int get_duty(struct reader *r, struct json_object *t, const char *where,
 		return fail(r, "%s.duty_cycle: slice_ms, attached_s or scale out of range", where);
 	if (!(d->attach_ms >= 0 && d->attach_ms <= 1e7) || !(d->detach_ms >= 0 && d->detach_ms <= 1e7))
 		return fail(r, "%s.duty_cycle: attach_ms or detach_ms out of range", where);
+	if (!(d->switch_cpu_ms >= 0 && d->switch_cpu_ms <= 1e7) ||
+	    !(d->walk_cpu_s >= 0 && d->walk_cpu_s <= 1e9))
+		return fail(r, "%s.duty_cycle: switch_cpu_ms or walk_cpu_s out of range", where);
 	if (duration_s > 0 && fabs(d->scale * d->attached_s - duration_s) > 1e-3 * duration_s + 1e-6)
 		return fail(r, "%s.duty_cycle: scale %g is not the duration %g s over attached_s %g",
 			    where, d->scale, duration_s, d->attached_s);

@@ -23,6 +23,7 @@
 #include <json-c/json.h>
 
 #include "annotate.h"
+#include "duty.h"
 #include "caps.h"
 #include "feature_probe.h"
 #include "ktext.h"
@@ -80,13 +81,17 @@ struct session {
 	/* --sample N: attached one slice in N, in periods of N slices */
 	struct {
 		bool attached;
-		double period_start;            /* the current period's start (monotonic) */
 		double on_since;                /* the walks of the current slice began */
 		double attached_s;              /* walking in all, the current slice left out */
 		double attached_at_tick;        /* attached_s as of the last -i report */
 		double attaching_s, detaching_s; /* inside attach and detach calls */
 		unsigned int attaches, detaches;
 		unsigned int slices;
+		double slice_s;                 /* the slice walked, or the next: --slice or chosen */
+		double slice_end;               /* the last slice's pause (monotonic) */
+		double attach_cpu_s, detach_cpu_s; /* pftrace's CPU inside them */
+		double walk_cpu_s;              /* the cycled programs' BPF run time while walking */
+		__u64 run_ns_at_resume;
 	} duty;
 	/* --max-overhead: BPF run time over the last window */
 	double cap_window_start;
@@ -483,14 +488,47 @@ static bool duty_cycled(const struct session *s, const struct target *t)
 
 static bool pause_cycled(struct session *s, bool paused);
 
+/* this thread's CPU: attach and detach run their kernel work on it */
+static double thread_cpu_s(void)
+{
+	struct timespec ts;
+
+	if (clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts))
+		return 0;
+	return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+/* BPF run time of the cycled targets' programs so far (0 without BPF_ENABLE_STATS) */
+static __u64 cycled_run_ns(const struct session *s)
+{
+	__u64 total = 0, ns, runs, misses;
+	int i;
+
+	for (i = 0; i < s->ntargets; i++) {
+		if (!duty_cycled(s, &s->targets[i]))
+			continue;
+		read_overhead(&s->targets[i], &ns, &runs, &misses);
+		total += ns;
+	}
+	return total;
+}
+
+/* the slices' length follows the measured costs: --slice fixes it, and without
+ * BPF run time (BPF_ENABLE_STATS refused) there is no walking cost to set against */
+static bool slice_chosen(const struct session *s)
+{
+	return !s->opts->slice_set && s->bpf_stats_fd >= 0;
+}
+
 static bool duty_begin(struct session *s)
 {
 	/* attach() attached everything, paused: the first slice starts here */
 	if (!pause_cycled(s, false))
 		return false;
 	s->duty.attached = true;
-	s->duty.period_start = s->start;
+	s->duty.slice_s = s->opts->slice_s;
 	s->duty.on_since = monotonic_s();
+	s->duty.run_ns_at_resume = cycled_run_ns(s);
 	s->duty.slices = 1;
 	return true;
 }
@@ -540,29 +578,49 @@ static bool pause_cycled(struct session *s, bool paused)
 	return ok;
 }
 
-/* The slice ends: the walks pause, and the time attached stops here. */
+/* The slice ends: the walks pause, and the time attached and their cost stop here. */
 static void duty_slice_end(struct session *s)
 {
 	pause_cycled(s, true);
-	s->duty.attached_s += monotonic_s() - s->duty.on_since;
+	s->duty.slice_end = monotonic_s();
+	s->duty.attached_s += s->duty.slice_end - s->duty.on_since;
+	s->duty.walk_cpu_s += (double)(cycled_run_ns(s) - s->duty.run_ns_at_resume) / 1e9;
 	s->duty.attached = false;
 }
 
-/* Detach the paused targets, timed: the kernel's wait shows. */
+/* Detach the paused targets, timed: the kernel's wait shows, and its CPU. */
 static void duty_detach(struct session *s)
 {
-	double t0 = monotonic_s(), took;
+	double t0 = monotonic_s(), cpu0 = thread_cpu_s(), took;
 
 	detach_cycled(s);
 	took = monotonic_s() - t0;
+	s->duty.detach_cpu_s += thread_cpu_s() - cpu0;
 	s->duty.detaching_s += took;
 	s->duty.detaches++;
+}
+
+/* pftrace's CPU for one switch, a detach and an attach, the means so far;
+ * before any re-attach the detach stands for both */
+static double switch_cpu_s(const struct session *s)
+{
+	double detach = s->duty.detaches ? s->duty.detach_cpu_s / s->duty.detaches : 0;
+	double attach = s->duty.attaches ? s->duty.attach_cpu_s / s->duty.attaches : detach;
+
+	return detach + attach;
+}
+
+/* the slice the costs measured so far ask for (model/duty.h) */
+static double next_slice_s(const struct session *s)
+{
+	return duty_next_slice_s(switch_cpu_s(s), s->duty.walk_cpu_s, s->duty.attached_s,
+				 s->opts->slice_s, PFT_MAX_CHOSEN_SLICE_MS / 1000.0);
 }
 
 /* The next slice's edge; false when a re-attach failed (the run ends). */
 static bool duty_switch(struct session *s, double *next)
 {
-	double slice = s->opts->slice_s, t0 = monotonic_s(), t1;
+	double t0 = monotonic_s(), cpu0, t1, period;
 	char err[PFT_ERRLEN];
 	int i;
 
@@ -570,13 +628,21 @@ static bool duty_switch(struct session *s, double *next)
 		duty_slice_end(s);
 		duty_detach(s);
 		t1 = monotonic_s();
-		s->duty.period_start += slice * s->opts->duty_one_in;
-		/* a stalled pftrace skips periods rather than crowding slices */
-		while (s->duty.period_start < t1)
-			s->duty.period_start += slice * s->opts->duty_one_in;
-		*next = s->duty.period_start;
+		if (slice_chosen(s))
+			s->duty.slice_s = next_slice_s(s);
+		/*
+		 * One slice in N: the next comes N - 1 of its own lengths after
+		 * this one ended, so that a lengthened slice is not followed
+		 * closely by a long one. A stalled pftrace skips periods rather
+		 * than crowding slices.
+		 */
+		period = s->duty.slice_s * s->opts->duty_one_in;
+		*next = s->duty.slice_end + period - s->duty.slice_s;
+		while (*next < t1)
+			*next += period;
 		return true;
 	}
+	cpu0 = thread_cpu_s();
 	for (i = 0; i < s->ntargets; i++) {
 		if (duty_cycled(s, &s->targets[i]) && target_attach(&s->targets[i], err, sizeof(err))) {
 			fprintf(stderr, "pftrace: --sample: %s; stopped\n", err);
@@ -586,13 +652,15 @@ static bool duty_switch(struct session *s, double *next)
 	if (!pause_cycled(s, false))
 		return false;
 	t1 = monotonic_s();
+	s->duty.attach_cpu_s += thread_cpu_s() - cpu0;
 	s->duty.attaching_s += t1 - t0;
 	s->duty.attaches++;
 	s->duty.on_since = t1;
+	s->duty.run_ns_at_resume = cycled_run_ns(s);
 	s->duty.attached = true;
 	s->duty.slices++;
 	/* a slice is of walking time: it starts once every target is attached */
-	*next = t1 + slice;
+	*next = t1 + s->duty.slice_s;
 	return true;
 }
 
@@ -604,11 +672,15 @@ static void duty_summarize(const struct session *s, double span_s, double attach
 	if (!duty_cycling(s))
 		return;
 	d->one_in = s->opts->duty_one_in;
-	d->slice_ms = s->opts->slice_s * 1000;
+	/* chosen: what the rule makes of the whole run's costs, the next slice's length */
+	d->slice_chosen = slice_chosen(s);
+	d->slice_ms = 1000 * (d->slice_chosen ? next_slice_s(s) : s->opts->slice_s);
 	d->slices = s->duty.slices;
 	d->switching_s = s->duty.attaching_s + s->duty.detaching_s;
 	d->attach_ms = s->duty.attaches ? 1000 * s->duty.attaching_s / s->duty.attaches : 0;
 	d->detach_ms = s->duty.detaches ? 1000 * s->duty.detaching_s / s->duty.detaches : 0;
+	d->switch_cpu_ms = 1000 * switch_cpu_s(s);
+	d->walk_cpu_s = s->duty.walk_cpu_s;
 	/* a run ended within microseconds of its start: call it one slice */
 	d->attached_s = attached_s > 1e-6 ? attached_s : fmin(span_s, s->opts->slice_s);
 	d->scale = d->attached_s > 0 && span_s > 0 ? span_s / d->attached_s : 1;
@@ -1251,7 +1323,7 @@ static void wait_for_end(struct session *s)
 				s->end_reason = "attach failed";
 				return;
 			}
-			next_duty = s->duty.on_since + o->slice_s;
+			next_duty = s->duty.on_since + s->duty.slice_s;
 		}
 	}
 	if (o->max_overhead_pct) {

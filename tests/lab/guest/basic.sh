@@ -72,6 +72,8 @@ case_ sampled pftrace --sample-calls 16 -f avc_lookup --format json -- $load
 # (slices of 200 ms: a detach waits for an RCU-tasks grace period, 50-400 ms under TCG)
 # shellcheck disable=SC2086
 bracketed duty_fexit TERM --sample 2 --slice 200 -f avc_lookup -- avc-load -t 8 -D user_t,daemon_t,worker_t -r 12000
+# without --slice: slices of pftrace's choosing, from 20 ms up to 1 s
+bracketed duty_chosen TERM --sample 2 -f avc_lookup -- avc-load -t 8 -D user_t,daemon_t,worker_t -r 24000
 # shellcheck disable=SC2086
 bracketed duty_kprobe TERM --sample 4 -f avc_lookup -C attach=kprobe -- $load
 (while :; do avc-load -t 8 -D user_t -r 500 2>/dev/null; done) &

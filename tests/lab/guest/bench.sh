@@ -5,18 +5,22 @@
 . /lab/lib.sh
 
 ROUNDS=${BENCH_ROUNDS:-3}
+XL_ROUNDS=${BENCH_XL_ROUNDS:-1}
 targets="-f avc_lookup -f __d_lookup_rcu"
 tree-walk -d 2 -w 60 -r 1 /tmp/bench >/dev/null   # build once, outside the timings
 cat >/tmp/workload <<'W'
 tree-walk -d 2 -w 60 -r 4 /tmp/bench >/dev/null
 avc-load -t 8 -D user_t,daemon_t,worker_t -r 1500 2>/dev/null
 W
-# --sample 16 cycles in periods of 16 slices of 20 ms, and a detach waits
-# for an RCU-tasks grace period (50-400 guest-ms): the storm once is
-# shorter than one period, so the sampled case runs it eight times,
-# beside the same untraced and traced in full
+# The storm eight times, untraced and traced in full: the slowdowns that
+# --sample 16's bound is set against. --sample 16 itself lengthens its
+# slices until walking outweighs switching (a switch costs about 100
+# guest-ms of pftrace's CPU here): up to 1 s, in periods of 16 s, so its
+# cases run the storm 192 times, about a minute, for four periods.
 i=0
 while [ $i -lt 8 ]; do cat /tmp/workload; i=$((i + 1)); done >/tmp/workload-long
+i=0
+while [ $i -lt 24 ]; do cat /tmp/workload-long; i=$((i + 1)); done >/tmp/workload-xl
 
 # Linus's 2011 benchmark: make on a fully built tree, where every target
 # is up to date and make only looks at files (bench/run ships GNU make).
@@ -56,12 +60,15 @@ if command -v make >/dev/null; then
 fi
 
 # run CASE WORKLOAD [PFTRACE-ARGS...]: the workload's guest time, ROUNDS
-# times, untraced when no arguments are given
+# times (XL_ROUNDS for a minute's workload), untraced when no arguments
+# are given
 run() {
 	name=$1 work=$2
 	shift 2
+	rounds=$ROUNDS
+	[ "$work" != /tmp/workload-xl ] || rounds=$XL_ROUNDS
 	r=0
-	while [ $r -lt "$ROUNDS" ]; do
+	while [ $r -lt "$rounds" ]; do
 		if [ $# -eq 0 ]; then
 			timeit -o /tmp/ns sh "$work"
 		else
@@ -82,11 +89,12 @@ run full /tmp/workload $targets
 run untraced_long /tmp/workload-long
 # shellcheck disable=SC2086
 run full_long /tmp/workload-long $targets
-# shellcheck disable=SC2086
-run sampled /tmp/workload-long --sample 16 $targets
-# one target: no second detach to wait behind the first's grace period
 run avc_long /tmp/workload-long -f avc_lookup
-run sampled_avc /tmp/workload-long --sample 16 -f avc_lookup
+run untraced_xl /tmp/workload-xl
+# shellcheck disable=SC2086
+run sampled /tmp/workload-xl --sample 16 $targets
+# one target: no second detach to wait behind the first's grace period
+run sampled_avc /tmp/workload-xl --sample 16 -f avc_lookup
 # shellcheck disable=SC2086
 run sampled_calls /tmp/workload --sample-calls 16 $targets
 run avc /tmp/workload -f avc_lookup
