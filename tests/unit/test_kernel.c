@@ -116,6 +116,23 @@ static void write_cpumask_btf(const char *path, __u32 longs, bool rdonly_cast)
 	btf__free(b);
 }
 
+/* --sample detaches fexit programs between slices only where the kernel
+ * takes them back (5.19+); the lab's 5.10 refused the second attach */
+static void test_reattach_choice(void **state)
+{
+	struct kernel_facts kf = { .version = PFT_KVER(5, 10) };
+
+	assert_false(kernel_reattaches_fexit(&kf));
+	kf.version = PFT_KVER(5, 18);
+	assert_false(kernel_reattaches_fexit(&kf));
+	kf.version = PFT_KVER(5, 19);
+	assert_true(kernel_reattaches_fexit(&kf));
+	kf.version = kernel_version_of("6.1.0-41-cloud-amd64");
+	assert_true(kernel_reattaches_fexit(&kf));
+	kf.version = kernel_version_of("5.10.0-32-cloud-amd64");
+	assert_false(kernel_reattaches_fexit(&kf));
+}
+
 /*
  * Direct loads go through struct cpumask from an entry's start: a
  * kernel whose cpumask is smaller than a window (NR_CPUS under 2048)
@@ -249,6 +266,7 @@ int main(void)
 		cmocka_unit_test(test_kallsyms),
 		cmocka_unit_test(test_btf_member_offset),
 		cmocka_unit_test(test_direct_loads_choice),
+		cmocka_unit_test(test_reattach_choice),
 		cmocka_unit_test(test_kallsyms_fixture),
 		cmocka_unit_test(test_kerr_str),
 		cmocka_unit_test(test_registry),

@@ -173,11 +173,13 @@ static void test_duty_cycle(void **state)
 	free(text);
 	/* slices pftrace chose, and the two costs it weighed, read back */
 	r.targets[0].duty.slice_chosen = true;
+	r.targets[0].duty.stays_attached = true;
 	r.targets[0].duty.switch_cpu_ms = 61.5;
 	r.targets[0].duty.walk_cpu_s = 0.125;
 	text = to_json(&r);
 	assert_int_equal(runfile_parse(text, strlen(text), "x.json", &rf, err, sizeof(err)), 0);
 	assert_true(rf.rep.targets[0].duty.slice_chosen);
+	assert_true(rf.rep.targets[0].duty.stays_attached);
 	assert_true(rf.rep.targets[0].duty.switch_cpu_ms == 61.5);
 	assert_true(rf.rep.targets[0].duty.walk_cpu_s == 0.125);
 	runfile_free(&rf);
@@ -194,7 +196,7 @@ static void test_duty_cycle(void **state)
 	refuse(bad, "switch_cpu_ms or walk_cpu_s out of range");
 	free(bad);
 	free(text);
-	r.targets[0].duty.slice_chosen = false;
+	r.targets[0].duty.slice_chosen = r.targets[0].duty.stays_attached = false;
 	r.targets[0].duty.switch_cpu_ms = r.targets[0].duty.walk_cpu_s = 0;
 	/* a file from before attach_ms, detach_ms and cpu_s reads them as none */
 	r.cpu_s = 0;

@@ -142,6 +142,7 @@ int merge_runs(const struct run_report *const *runs, int n, const char *const *n
 			walk_known &= b->duty.walk_cpu_s > 0;
 			m->duty.walk_cpu_s += b->duty.walk_cpu_s;
 			m->duty.slice_ms = fmax(m->duty.slice_ms, b->duty.slice_ms);
+			m->duty.stays_attached |= b->duty.stays_attached;
 			if (b->table_slots != m->table_slots)
 				m->table_slots = 0;   /* tables of different sizes */
 		}

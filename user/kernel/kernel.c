@@ -74,6 +74,11 @@ bool kernel_takes_direct_loads(const struct kernel_facts *kf)
 	return kf->has_rdonly_cast && kf->cpumask_bytes >= PFT_WINDOW_BYTES;
 }
 
+bool kernel_reattaches_fexit(const struct kernel_facts *kf)
+{
+	return kf->version >= PFT_KVER(5, 19);
+}
+
 int kernel_facts_load(struct kernel_facts *kf, const char *btf_path,
 		      char *err, size_t errlen)
 {

@@ -43,6 +43,14 @@ void kernel_facts_free(struct kernel_facts *kf);
  */
 bool kernel_takes_direct_loads(const struct kernel_facts *kf);
 /*
+ * Whether a fentry/fexit program detached can be attached again, as
+ * --sample's slices do: since 5.19 ("bpf: Allow trampoline re-attach
+ * for tracing and lsm programs"). Before, the kernel forgets the
+ * program's target at its first attach, and a second one fails with
+ * ENOENT (5.10 in the lab).
+ */
+bool kernel_reattaches_fexit(const struct kernel_facts *kf);
+/*
  * The parsed BTF is ~6 MB, and libbpf parses a copy of its own for each
  * object it loads: planning done, the session drops its own, and takes
  * it again only to re-plan a target the kernel refused.

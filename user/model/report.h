@@ -57,6 +57,7 @@ struct duty_summary {
 	unsigned int one_in;     /* 0 or 1: attached throughout */
 	double slice_ms;         /* the slice in force at the end */
 	bool slice_chosen;       /* by pftrace from the costs (duty.h), not --slice */
+	bool stays_attached;     /* paused between slices, not detached (kernel before 5.19) */
 	unsigned int slices;     /* slices attached */
 	double attached_s;       /* walking, in all: from resume to pause (walk_pause) */
 	double switching_s;      /* spent inside attach and detach calls */

@@ -109,6 +109,8 @@ static struct json_object *target_json(const struct target_report *t, double dur
 		add(d, "slice_ms", json_object_new_double(t->duty.slice_ms));
 		if (t->duty.slice_chosen)
 			add(d, "slice_chosen", json_object_new_boolean(1));
+		if (t->duty.stays_attached)
+			add(d, "stays_attached", json_object_new_boolean(1));
 		add(d, "slices", json_object_new_int((int)t->duty.slices));
 		add(d, "attached_s", json_object_new_double(t->duty.attached_s));
 		add(d, "switching_s", json_object_new_double(t->duty.switching_s));

@@ -127,6 +127,10 @@ void render_target_text(FILE *f, const struct target_report *t, double duration_
 			"whole run: about %.0f lookups (fewer if tracing slowed the workload)\n",
 			t->duty.slice_ms, t->duty.scale, (double)s->lookups * t->duty.scale);
 	}
+	if (t->duty.one_in > 1 && t->duty.stays_attached)
+		fprintf(f, "  NOTE: this kernel cannot attach a detached fexit program again (before "
+			"5.19): the programs stayed attached, their walks paused between slices, and "
+			"every call paid the trampoline\n");
 	/* the kernel's detach outlasting a slice: the period stretches, paused but hooked */
 	if (t->duty.one_in > 1 && t->duty.detach_ms > t->duty.slice_ms)
 		fprintf(f, "  NOTE: a detach took %.0f ms (the kernel waits for an RCU-tasks grace "

@@ -166,6 +166,8 @@ static int get_duty(struct reader *r, struct json_object *t, const char *where,
 	d->attach_ms = get_number(o, "attach_ms");
 	d->detach_ms = get_number(o, "detach_ms");
 	d->slice_chosen = member(o, "slice_chosen") && json_object_get_boolean(member(o, "slice_chosen"));
+	d->stays_attached = member(o, "stays_attached") &&
+			    json_object_get_boolean(member(o, "stays_attached"));
 	d->switch_cpu_ms = get_number(o, "switch_cpu_ms");
 	d->walk_cpu_s = get_number(o, "walk_cpu_s");
 	if (one_in < 2 || one_in > 10000 || slices > 1000000000)

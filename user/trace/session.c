@@ -23,8 +23,8 @@
 #include <json-c/json.h>
 
 #include "annotate.h"
-#include "duty.h"
 #include "caps.h"
+#include "duty.h"
 #include "feature_probe.h"
 #include "ktext.h"
 #include "output.h"
@@ -92,6 +92,7 @@ struct session {
 		double attach_cpu_s, detach_cpu_s; /* pftrace's CPU inside them */
 		double walk_cpu_s;              /* the cycled programs' BPF run time while walking */
 		__u64 run_ns_at_resume;
+		bool stays_attached;            /* the kernel cannot re-attach: pauses only */
 	} duty;
 	/* --max-overhead: BPF run time over the last window */
 	double cap_window_start;
@@ -626,15 +627,16 @@ static bool duty_switch(struct session *s, double *next)
 
 	if (s->duty.attached) {
 		duty_slice_end(s);
-		duty_detach(s);
+		if (!s->duty.stays_attached)
+			duty_detach(s);
 		t1 = monotonic_s();
 		if (slice_chosen(s))
 			s->duty.slice_s = next_slice_s(s);
 		/*
-		 * One slice in N: the next comes N - 1 of its own lengths after
-		 * this one ended, so that a lengthened slice is not followed
-		 * closely by a long one. A stalled pftrace skips periods rather
-		 * than crowding slices.
+		 * The next slice comes N - 1 of its own lengths after this one
+		 * ended: one slice in N holds as slices lengthen, and a long
+		 * slice never follows a short one closely. A stalled pftrace
+		 * skips periods rather than crowding slices.
 		 */
 		period = s->duty.slice_s * s->opts->duty_one_in;
 		*next = s->duty.slice_end + period - s->duty.slice_s;
@@ -643,7 +645,7 @@ static bool duty_switch(struct session *s, double *next)
 		return true;
 	}
 	cpu0 = thread_cpu_s();
-	for (i = 0; i < s->ntargets; i++) {
+	for (i = 0; i < s->ntargets && !s->duty.stays_attached; i++) {
 		if (duty_cycled(s, &s->targets[i]) && target_attach(&s->targets[i], err, sizeof(err))) {
 			fprintf(stderr, "pftrace: --sample: %s; stopped\n", err);
 			return false;
@@ -652,9 +654,11 @@ static bool duty_switch(struct session *s, double *next)
 	if (!pause_cycled(s, false))
 		return false;
 	t1 = monotonic_s();
-	s->duty.attach_cpu_s += thread_cpu_s() - cpu0;
-	s->duty.attaching_s += t1 - t0;
-	s->duty.attaches++;
+	if (!s->duty.stays_attached) {
+		s->duty.attach_cpu_s += thread_cpu_s() - cpu0;
+		s->duty.attaching_s += t1 - t0;
+		s->duty.attaches++;
+	}
 	s->duty.on_since = t1;
 	s->duty.run_ns_at_resume = cycled_run_ns(s);
 	s->duty.attached = true;
@@ -674,15 +678,19 @@ static void duty_summarize(const struct session *s, double span_s, double attach
 	d->one_in = s->opts->duty_one_in;
 	/* chosen: what the rule makes of the whole run's costs, the next slice's length */
 	d->slice_chosen = slice_chosen(s);
+	d->stays_attached = s->duty.stays_attached;
 	d->slice_ms = 1000 * (d->slice_chosen ? next_slice_s(s) : s->opts->slice_s);
 	d->slices = s->duty.slices;
 	d->switching_s = s->duty.attaching_s + s->duty.detaching_s;
 	d->attach_ms = s->duty.attaches ? 1000 * s->duty.attaching_s / s->duty.attaches : 0;
 	d->detach_ms = s->duty.detaches ? 1000 * s->duty.detaching_s / s->duty.detaches : 0;
 	d->switch_cpu_ms = 1000 * switch_cpu_s(s);
-	d->walk_cpu_s = s->duty.walk_cpu_s;
 	/* a run ended within microseconds of its start: call it one slice */
 	d->attached_s = attached_s > 1e-6 ? attached_s : fmin(span_s, s->opts->slice_s);
+	/* the walks' cost at the rate of the slices ended so far: the whole
+	 * run's for the run, an -i interval's share for the interval */
+	d->walk_cpu_s = s->duty.attached_s > 0 ?
+			s->duty.walk_cpu_s / s->duty.attached_s * d->attached_s : 0;
 	d->scale = d->attached_s > 0 && span_s > 0 ? span_s / d->attached_s : 1;
 	if (d->scale < 1)
 		d->scale = 1;
@@ -1317,6 +1325,12 @@ static void wait_for_end(struct session *s)
 					"attached (a kretprobe attached afresh each slice misses returns); "
 					"its counts are whole\n", s->targets[i].recipe->traced);
 		}
+		s->duty.stays_attached = any && !kernel_reattaches_fexit(&s->kf);
+		if (s->duty.stays_attached)
+			fprintf(stderr, "pftrace: --sample: kernel %s cannot attach a detached fexit "
+				"program again (before 5.19): the programs stay attached, their walks "
+				"paused between slices, and every call still pays the trampoline\n",
+				s->kf.release);
 		/* with nothing to cycle, no slices to keep time for */
 		if (any) {
 			if (!duty_begin(s)) {
@@ -1421,7 +1435,7 @@ static void stop(struct session *s)
 	if (in_slice)
 		duty_slice_end(s);
 	s->end = monotonic_s();
-	if (in_slice)
+	if (in_slice && !s->duty.stays_attached)
 		duty_detach(s);
 	for (i = 0; i < s->ntargets; i++)
 		target_detach(&s->targets[i]);

@@ -72,8 +72,15 @@ case_ sampled pftrace --sample-calls 16 -f avc_lookup --format json -- $load
 # (slices of 200 ms: a detach waits for an RCU-tasks grace period, 50-400 ms under TCG)
 # shellcheck disable=SC2086
 bracketed duty_fexit TERM --sample 2 --slice 200 -f avc_lookup -- avc-load -t 8 -D user_t,daemon_t,worker_t -r 12000
-# without --slice: slices of pftrace's choosing, from 20 ms up to 1 s
-bracketed duty_chosen TERM --sample 2 -f avc_lookup -- avc-load -t 8 -D user_t,daemon_t,worker_t -r 24000
+# without --slice: slices of pftrace's choosing, from 20 ms up to 1 s,
+# over 6 s of AVC checks (a fixed number of them took 1 s on 5.10, 4 on 7.2)
+# shellcheck disable=SC2016
+bracketed duty_chosen TERM --sample 2 -f avc_lookup -- sh -c 'end=$(($(date +%s) + 6))
+	while [ "$(date +%s)" -lt "$end" ]; do avc-load -t 8 -D user_t,daemon_t,worker_t -r 3000; done'
+# and its -i lines, a second each: most hold no slice, or part of one
+# shellcheck disable=SC2016
+case_ duty_interval pftrace --sample 2 -i 1 -f avc_lookup --format json -- sh -c 'end=$(($(date +%s) + 4))
+	while [ "$(date +%s)" -lt "$end" ]; do avc-load -t 8 -D user_t,daemon_t,worker_t -r 3000; done'
 # shellcheck disable=SC2086
 bracketed duty_kprobe TERM --sample 4 -f avc_lookup -C attach=kprobe -- $load
 (while :; do avc-load -t 8 -D user_t -r 500 2>/dev/null; done) &
