@@ -133,6 +133,23 @@ static void test_filter_round_trip(void **state)
 }
 
 /* each malformed file: refused, one line naming the file and the reason */
+/* TEXT with KEY's value replaced by VALUE (a number or a literal, up to , or }) */
+static char *with_value(const char *text, const char *key, const char *value)
+{
+	char want[64], *out;
+	const char *at, *end;
+
+	snprintf(want, sizeof(want), "\"%s\": ", key);
+	at = strstr(text, want);
+	assert_non_null(at);
+	at += strlen(want);
+	end = at + strcspn(at, ",}");
+	out = malloc(strlen(text) + strlen(value) + 1);
+	assert_non_null(out);
+	sprintf(out, "%.*s%s%s", (int)(at - text), text, value, end);
+	return out;
+}
+
 static void refuse(const char *text, const char *why)
 {
 	struct run_file rf;
@@ -173,16 +190,52 @@ static void test_duty_cycle(void **state)
 	free(text);
 	/* slices pftrace chose, and the two costs it weighed, read back */
 	r.targets[0].duty.slice_chosen = true;
-	r.targets[0].duty.stays_attached = true;
 	r.targets[0].duty.switch_cpu_ms = 61.5;
 	r.targets[0].duty.walk_cpu_s = 0.125;
 	text = to_json(&r);
 	assert_int_equal(runfile_parse(text, strlen(text), "x.json", &rf, err, sizeof(err)), 0);
 	assert_true(rf.rep.targets[0].duty.slice_chosen);
-	assert_true(rf.rep.targets[0].duty.stays_attached);
+	assert_false(rf.rep.targets[0].duty.stays_attached);
 	assert_true(rf.rep.targets[0].duty.switch_cpu_ms == 61.5);
 	assert_true(rf.rep.targets[0].duty.walk_cpu_s == 0.125);
 	runfile_free(&rf);
+	/* what pftrace never writes is refused: a flag that is not a boolean, */
+	bad = with_value(text, "slice_chosen", "\"yes\"");
+	refuse(bad, "duty_cycle.slice_chosen is not true or false");
+	free(bad);
+	bad = with_value(text, "slice_chosen", "1");
+	refuse(bad, "duty_cycle.slice_chosen is not true or false");
+	free(bad);
+	/* a chosen slice past the longest pftrace chooses, */
+	bad = with_value(text, "slice_ms", "1500");
+	refuse(bad, "a chosen slice of 1500 ms, past 1000");
+	free(bad);
+	/* walks on more CPUs than the machine has (2, over 0.625 s), */
+	bad = with_value(text, "walk_cpu_s", "1.5");
+	refuse(bad, "walk_cpu_s 1.5 is more than 2 CPUs over attached_s 0.625");
+	free(bad);
+	/* and programs that stayed attached, yet switched */
+	bad = with_value(text, "slice_chosen", "false, \"stays_attached\": true");
+	refuse(bad, "stays_attached, yet switched or chose its slices");
+	free(bad);
+	free(text);
+	/* where the kernel cannot re-attach: no switch, no choice, read back */
+	r.targets[0].duty.slice_chosen = false;
+	r.targets[0].duty.stays_attached = true;
+	r.targets[0].duty.switching_s = r.targets[0].duty.attach_ms = 0;
+	r.targets[0].duty.detach_ms = r.targets[0].duty.switch_cpu_ms = 0;
+	text = to_json(&r);
+	assert_int_equal(runfile_parse(text, strlen(text), "x.json", &rf, err, sizeof(err)), 0);
+	assert_true(rf.rep.targets[0].duty.stays_attached);
+	runfile_free(&rf);
+	free(text);
+	r.targets[0].duty.stays_attached = false;
+	r.targets[0].duty.slice_chosen = true;
+	r.targets[0].duty.switching_s = 4.5;
+	r.targets[0].duty.attach_ms = 16.5;
+	r.targets[0].duty.detach_ms = 128.25;
+	r.targets[0].duty.switch_cpu_ms = 61.5;
+	text = to_json(&r);
 	/* a switch of negative CPU is refused */
 	bad = strdup(text);
 	{
@@ -277,6 +330,14 @@ static void test_duty_cycle(void **state)
 	r.targets[0].duty.slice_chosen = false;
 	assert_int_equal(merge_runs(runs, 2, names, &m, err, sizeof(err)), -1);
 	assert_non_null(strstr(err, "merge wants the same duty cycle"));
+	assert_non_null(strstr(err, "chosen by the costs"));
+	/* and so are slices detached and slices that stayed attached */
+	r.targets[0].duty.slice_chosen = true;
+	r.targets[0].duty.stays_attached = true;
+	assert_int_equal(merge_runs(runs, 2, names, &m, err, sizeof(err)), -1);
+	assert_non_null(strstr(err, "staying attached"));
+	r.targets[0].duty.stays_attached = false;
+	r.targets[0].duty.slice_chosen = false;
 	r.targets[0].duty.slice_chosen = b.targets[0].duty.slice_chosen = false;
 	/* and so are fixed slices of different lengths */
 	assert_int_equal(merge_runs(runs, 2, names, &m, err, sizeof(err)), -1);

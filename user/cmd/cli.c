@@ -31,7 +31,7 @@ const struct opt_spec trace_opt_specs[] = {
 	{ "sample", OPT_SAMPLE, "N", "stay attached 1 slice of time in N (counts scaled):\n"
 				     "bounds the whole cost, the trampoline's too" },
 	{ "slice", OPT_SLICE, "MS", "--sample: each attached slice's length (default: 20,\n"
-				    "lengthened up to 1000 until walking outweighs switching)" },
+				    "lengthened up to 1000 as walking outweighs switching)" },
 	{ "sample-calls", OPT_SAMPLE_CALLS, "N", "stay attached, walk one call in N per CPU: calls\n"
 						  "stay exact, each still pays the trampoline" },
 	{ "max-overhead", OPT_MAX_OVERHEAD, "PCT", "stop when pftrace's BPF programs use more than\n"

@@ -45,6 +45,16 @@ static const char *filter_words(const struct run_filter *f, char *buf, size_t le
 	return buf;
 }
 
+/* "of 20 ms", or "chosen by the costs": a duty cycle's slices, for a refusal */
+static const char *duty_words(const struct duty_summary *d, char *buf, size_t len)
+{
+	if (d->slice_chosen)
+		snprintf(buf, len, "chosen by the costs");
+	else
+		snprintf(buf, len, "of %g ms", d->slice_ms);
+	return buf;
+}
+
 int merge_runs(const struct run_report *const *runs, int n, const char *const *names,
 	       struct run_report *out, char *err, size_t errlen)
 {
@@ -82,11 +92,14 @@ int merge_runs(const struct run_report *const *runs, int n, const char *const *n
 			}
 			/* slices pftrace chose differ run by run, as the costs did */
 			if (a->duty.one_in != b->duty.one_in || a->duty.slice_chosen != b->duty.slice_chosen ||
+			    a->duty.stays_attached != b->duty.stays_attached ||
 			    (!a->duty.slice_chosen && a->duty.slice_ms != b->duty.slice_ms)) {
-				snprintf(err, errlen, "%s: %s attached 1 slice of %g ms in %u, %s 1 of "
-					 "%g ms in %u (--sample); merge wants the same duty cycle",
-					 names[i], b->traced, b->duty.slice_ms, b->duty.one_in ? b->duty.one_in : 1,
-					 names[0], a->duty.slice_ms, a->duty.one_in ? a->duty.one_in : 1);
+				snprintf(err, errlen, "%s: %s attached 1 slice %s in %u%s, %s 1 %s in %u%s "
+					 "(--sample); merge wants the same duty cycle", names[i], b->traced,
+					 duty_words(&b->duty, w1, sizeof(w1)), b->duty.one_in ? b->duty.one_in : 1,
+					 b->duty.stays_attached ? ", staying attached" : "", names[0],
+					 duty_words(&a->duty, w2, sizeof(w2)), a->duty.one_in ? a->duty.one_in : 1,
+					 a->duty.stays_attached ? ", staying attached" : "");
 				return -1;
 			}
 			if (!b->sum.self_check_ok) {
@@ -141,8 +154,12 @@ int merge_runs(const struct run_report *const *runs, int n, const char *const *n
 			m->duty.slices += b->duty.slices;
 			walk_known &= b->duty.walk_cpu_s > 0;
 			m->duty.walk_cpu_s += b->duty.walk_cpu_s;
+			if (m->duty.walk_cpu_s > 1e9) {
+				snprintf(err, errlen, "%s: %s's walk_cpu_s overflows when added to the "
+					 "runs before it (at most 1e9 s)", names[i], b->traced);
+				return -1;
+			}
 			m->duty.slice_ms = fmax(m->duty.slice_ms, b->duty.slice_ms);
-			m->duty.stays_attached |= b->duty.stays_attached;
 			if (b->table_slots != m->table_slots)
 				m->table_slots = 0;   /* tables of different sizes */
 		}

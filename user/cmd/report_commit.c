@@ -112,7 +112,7 @@ void report_commit_text(FILE *f, const struct run_report *r)
 		}
 		if (t->duty.one_in > 1) {
 			snprintf(buf, sizeof(buf), "attached 1 slice %s%.0f ms in %u: %.2f s; x%.2f "
-				 "for the whole run", t->duty.slice_chosen ? "(chosen by the costs) of up to " : "of ",
+				 "for the whole run", t->duty.slice_chosen ? "chosen by the costs, lately " : "of ",
 				 t->duty.slice_ms, t->duty.one_in, t->duty.attached_s, t->duty.scale);
 			field(f, "Sampling:", buf);
 		}

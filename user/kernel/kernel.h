@@ -47,7 +47,9 @@ bool kernel_takes_direct_loads(const struct kernel_facts *kf);
  * --sample's slices do: since 5.19 ("bpf: Allow trampoline re-attach
  * for tracing and lsm programs"). Before, the kernel forgets the
  * program's target at its first attach, and a second one fails with
- * ENOENT (5.10 in the lab).
+ * ENOENT (5.10 in the lab). By version, so a distribution kernel that
+ * took the change back earlier stays attached needlessly, never the
+ * other way.
  */
 bool kernel_reattaches_fexit(const struct kernel_facts *kf);
 /*

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * --sample N's slice length. A switch costs much the same CPU whatever
- * the slice around it: ftrace revisits every patchable function of the
+ * --sample N's slices. A switch costs much the same CPU whatever the
+ * slice around it: ftrace revisits every patchable function of the
  * kernel on each attach and detach, and patches text. Where walks are
  * cheap against that, as in a no-op make, short slices made --sample
  * cost more than tracing in full. So slices start short, which keeps a
@@ -18,10 +18,27 @@ double duty_next_slice_s(double switch_cpu_s, double walk_cpu_s, double walked_s
 	double want;
 
 	/* a cost unknown is a cost too high to pay often */
-	if (!(rate > 0) || !isfinite(rate) || !isfinite(switch_cpu_s))
+	if (!isfinite(switch_cpu_s))
 		return max_s;
-	want = DUTY_WALK_PER_SWITCH * fmax(switch_cpu_s, 0) / rate;
+	if (switch_cpu_s <= 0)
+		return min_s;
+	if (!(rate > 0) || !isfinite(rate))
+		return max_s;
+	want = DUTY_WALK_PER_SWITCH * switch_cpu_s / rate;
 	if (!isfinite(want))
 		return max_s;
 	return fmin(fmax(want, min_s), max_s);
+}
+
+double duty_next_attach(double attach_began, double ended_s, double next_s,
+			unsigned int one_in, double now)
+{
+	double period = next_s * one_in;
+	double next = attach_began + ended_s + (one_in - 1) * fmax(ended_s, next_s);
+
+	if (!(period > 0) || !isfinite(next))
+		return now;
+	while (next < now)
+		next += period;
+	return next;
 }

@@ -8,6 +8,7 @@
 #include <string.h>
 #include <json-c/json.h>
 
+#include "duty.h"
 #include "fileio.h"
 #include "runfile.h"
 
@@ -114,6 +115,21 @@ static const char *get_string(struct reader *r, struct json_object *o, const cha
 	return keep(r, v && json_object_is_type(v, json_type_string) ? json_object_get_string(v) : "");
 }
 
+/* an optional true/false member: absent is false, anything but a boolean refused */
+static int get_flag(struct reader *r, struct json_object *o, const char *where, const char *key,
+		    bool *out)
+{
+	struct json_object *v = member(o, key);
+
+	*out = false;
+	if (!v)
+		return 0;
+	if (!json_object_is_type(v, json_type_boolean))
+		return fail(r, "%s.%s is not true or false", where, key);
+	*out = json_object_get_boolean(v);
+	return 0;
+}
+
 static double get_number(struct json_object *o, const char *key)
 {
 	struct json_object *v = member(o, key);
@@ -148,8 +164,11 @@ static double get_clamped(struct json_object *o, const char *key, double lo, dou
 static int get_duty(struct reader *r, struct json_object *t, const char *where,
 		    double duration_s, struct duty_summary *d)
 {
+	/* a merge's CPUs are its first run's: the bound holds for one run only */
+	int cpus = r->rf->rep.merged_runs > 1 ? 0 : r->rf->rep.cpus;
 	struct json_object *o = member(t, "duty_cycle");
 	__u64 one_in, slices;
+	char dwhere[64];
 
 	memset(d, 0, sizeof(*d));
 	if (!o)
@@ -165,9 +184,10 @@ static int get_duty(struct reader *r, struct json_object *t, const char *where,
 	d->switching_s = get_number(o, "switching_s");
 	d->attach_ms = get_number(o, "attach_ms");
 	d->detach_ms = get_number(o, "detach_ms");
-	d->slice_chosen = member(o, "slice_chosen") && json_object_get_boolean(member(o, "slice_chosen"));
-	d->stays_attached = member(o, "stays_attached") &&
-			    json_object_get_boolean(member(o, "stays_attached"));
+	snprintf(dwhere, sizeof(dwhere), "%s.duty_cycle", where);
+	if (get_flag(r, o, dwhere, "slice_chosen", &d->slice_chosen) ||
+	    get_flag(r, o, dwhere, "stays_attached", &d->stays_attached))
+		return -1;
 	d->switch_cpu_ms = get_number(o, "switch_cpu_ms");
 	d->walk_cpu_s = get_number(o, "walk_cpu_s");
 	if (one_in < 2 || one_in > 10000 || slices > 1000000000)
@@ -181,6 +201,18 @@ static int get_duty(struct reader *r, struct json_object *t, const char *where,
 	if (!(d->switch_cpu_ms >= 0 && d->switch_cpu_ms <= 1e7) ||
 	    !(d->walk_cpu_s >= 0 && d->walk_cpu_s <= 1e9))
 		return fail(r, "%s.duty_cycle: switch_cpu_ms or walk_cpu_s out of range", where);
+	/* what pftrace never writes: a chosen slice past its longest, or a
+	 * switch where the programs stayed attached (and chose nothing) */
+	if (d->slice_chosen && d->slice_ms > DUTY_MAX_CHOSEN_SLICE_MS)
+		return fail(r, "%s.duty_cycle: a chosen slice of %g ms, past %d", where, d->slice_ms,
+			    DUTY_MAX_CHOSEN_SLICE_MS);
+	if (d->stays_attached && (d->slice_chosen || d->switching_s > 0 || d->attach_ms > 0 ||
+				  d->detach_ms > 0 || d->switch_cpu_ms > 0))
+		return fail(r, "%s.duty_cycle: stays_attached, yet switched or chose its slices", where);
+	/* one run's walks ran on at most its CPUs at once */
+	if (cpus > 0 && d->walk_cpu_s > d->attached_s * cpus * 1.01)
+		return fail(r, "%s.duty_cycle: walk_cpu_s %g is more than %d CPUs over attached_s %g",
+			    where, d->walk_cpu_s, cpus, d->attached_s);
 	if (duration_s > 0 && fabs(d->scale * d->attached_s - duration_s) > 1e-3 * duration_s + 1e-6)
 		return fail(r, "%s.duty_cycle: scale %g is not the duration %g s over attached_s %g",
 			    where, d->scale, duration_s, d->attached_s);
@@ -701,7 +733,8 @@ int runfile_parse(const char *text, size_t len, const char *name, struct run_fil
 		snprintf(sr->event, sizeof(sr->event), "%s", get_string(&r, v, "event"));
 		snprintf(sr->asked, sizeof(sr->asked), "%s", get_string(&r, v, "asked"));
 		snprintf(sr->note, sizeof(sr->note), "%s", get_string(&r, v, "note"));
-		sr->fallback = member(v, "fallback") && json_object_get_boolean(member(v, "fallback"));
+		if (get_flag(&r, v, "sampling", "fallback", &sr->fallback))
+			goto out;
 		sr->counts.total = get_u64(v, "total");
 		sr->counts.kernel = get_u64(v, "kernel");
 		rf->rep.samples = sr;

@@ -78,9 +78,10 @@ struct session {
 	double start, end;              /* monotonic */
 	double cpu_s;                   /* pftrace's own CPU from start to end (detach, snapshots in) */
 	const char *end_reason;
-	/* --sample N: attached one slice in N, in periods of N slices */
+	/* --sample N: attached one slice of time in N (model/duty.h) */
 	struct {
 		bool attached;
+		double attach_began;            /* the current or last slice's attach began */
 		double on_since;                /* the walks of the current slice began */
 		double attached_s;              /* walking in all, the current slice left out */
 		double attached_at_tick;        /* attached_s as of the last -i report */
@@ -88,7 +89,6 @@ struct session {
 		unsigned int attaches, detaches;
 		unsigned int slices;
 		double slice_s;                 /* the slice walked, or the next: --slice or chosen */
-		double slice_end;               /* the last slice's pause (monotonic) */
 		double attach_cpu_s, detach_cpu_s; /* pftrace's CPU inside them */
 		double walk_cpu_s;              /* the cycled programs' BPF run time while walking */
 		__u64 run_ns_at_resume;
@@ -460,18 +460,18 @@ static void target_detach(struct target *t)
 }
 
 /*
- * --sample N: the programs are attached for the first slice of every
- * period of N slices, so that the whole cost, the trampoline's
- * included, falls to about 1/N. Where inside an attach or a detach the
- * programs go live or quiet differs by kernel (in the lab 6.12 quiets
- * them as a detach begins, 6.1 near its end), and a detach returns only
- * after an RCU-tasks grace period (ftrace's unregister: 50-400 ms in
- * the lab), one target after another. So the programs walk only while
- * walk_pause.paused is clear: it is cleared once every target is
- * attached and set before the first detach. The time attached is the
- * time between, exactly, and the counts scaled by the run's duration
- * over it are estimates of the whole run's. A target waiting for its
- * detach meanwhile costs only its trampoline.
+ * --sample N: the programs are attached for one slice of time in N
+ * (model/duty.h says how long, and when the next), so that the whole
+ * cost, the trampoline's included, falls to about 1/N. Where inside an
+ * attach or a detach the programs go live or quiet differs by kernel
+ * (in the lab 6.12 quiets them as a detach begins, 6.1 near its end),
+ * and a detach returns only after an RCU-tasks grace period (ftrace's
+ * unregister: 50-400 ms in the lab), one target after another. So the
+ * programs walk only while walk_pause.paused is clear: it is cleared
+ * once every target is attached and set before the first detach. The
+ * time attached is the time between, exactly, and the counts scaled by
+ * the run's duration over it are estimates of the whole run's. A target
+ * waiting for its detach meanwhile costs only its trampoline.
  *
  * fexit targets only: a kretprobe registered afresh for every slice
  * missed most returns in the lab, so kprobe targets stay attached, and
@@ -514,11 +514,15 @@ static __u64 cycled_run_ns(const struct session *s)
 	return total;
 }
 
-/* the slices' length follows the measured costs: --slice fixes it, and without
- * BPF run time (BPF_ENABLE_STATS refused) there is no walking cost to set against */
+/*
+ * The slices' length follows the measured costs, unless --slice fixes
+ * it, BPF run time is not measured (BPF_ENABLE_STATS refused: no walking
+ * cost to set against the switch), or the programs stay attached, where
+ * a switch is a pause and costs nothing.
+ */
 static bool slice_chosen(const struct session *s)
 {
-	return !s->opts->slice_set && s->bpf_stats_fd >= 0;
+	return !s->opts->slice_set && s->bpf_stats_fd >= 0 && !s->duty.stays_attached;
 }
 
 static bool duty_begin(struct session *s)
@@ -528,7 +532,7 @@ static bool duty_begin(struct session *s)
 		return false;
 	s->duty.attached = true;
 	s->duty.slice_s = s->opts->slice_s;
-	s->duty.on_since = monotonic_s();
+	s->duty.on_since = s->duty.attach_began = monotonic_s();
 	s->duty.run_ns_at_resume = cycled_run_ns(s);
 	s->duty.slices = 1;
 	return true;
@@ -582,10 +586,14 @@ static bool pause_cycled(struct session *s, bool paused)
 /* The slice ends: the walks pause, and the time attached and their cost stop here. */
 static void duty_slice_end(struct session *s)
 {
+	__u64 run_ns;
+
 	pause_cycled(s, true);
-	s->duty.slice_end = monotonic_s();
-	s->duty.attached_s += s->duty.slice_end - s->duty.on_since;
-	s->duty.walk_cpu_s += (double)(cycled_run_ns(s) - s->duty.run_ns_at_resume) / 1e9;
+	s->duty.attached_s += monotonic_s() - s->duty.on_since;
+	run_ns = cycled_run_ns(s);
+	/* a program whose figures could not be read leaves the sum lower */
+	if (run_ns > s->duty.run_ns_at_resume)
+		s->duty.walk_cpu_s += (double)(run_ns - s->duty.run_ns_at_resume) / 1e9;
 	s->duty.attached = false;
 }
 
@@ -615,13 +623,13 @@ static double switch_cpu_s(const struct session *s)
 static double next_slice_s(const struct session *s)
 {
 	return duty_next_slice_s(switch_cpu_s(s), s->duty.walk_cpu_s, s->duty.attached_s,
-				 s->opts->slice_s, PFT_MAX_CHOSEN_SLICE_MS / 1000.0);
+				 s->opts->slice_s, DUTY_MAX_CHOSEN_SLICE_MS / 1000.0);
 }
 
 /* The next slice's edge; false when a re-attach failed (the run ends). */
 static bool duty_switch(struct session *s, double *next)
 {
-	double t0 = monotonic_s(), cpu0, t1, period;
+	double t0 = monotonic_s(), cpu0 = thread_cpu_s(), ended, t1;
 	char err[PFT_ERRLEN];
 	int i;
 
@@ -629,26 +637,21 @@ static bool duty_switch(struct session *s, double *next)
 		duty_slice_end(s);
 		if (!s->duty.stays_attached)
 			duty_detach(s);
-		t1 = monotonic_s();
+		ended = s->duty.slice_s;
 		if (slice_chosen(s))
 			s->duty.slice_s = next_slice_s(s);
-		/*
-		 * The next slice comes N - 1 of its own lengths after this one
-		 * ended: one slice in N holds as slices lengthen, and a long
-		 * slice never follows a short one closely. A stalled pftrace
-		 * skips periods rather than crowding slices.
-		 */
-		period = s->duty.slice_s * s->opts->duty_one_in;
-		*next = s->duty.slice_end + period - s->duty.slice_s;
-		while (*next < t1)
-			*next += period;
+		*next = duty_next_attach(s->duty.attach_began, ended, s->duty.slice_s,
+					 s->opts->duty_one_in, monotonic_s());
 		return true;
 	}
-	cpu0 = thread_cpu_s();
-	for (i = 0; i < s->ntargets && !s->duty.stays_attached; i++) {
-		if (duty_cycled(s, &s->targets[i]) && target_attach(&s->targets[i], err, sizeof(err))) {
-			fprintf(stderr, "pftrace: --sample: %s; stopped\n", err);
-			return false;
+	s->duty.attach_began = t0;
+	if (!s->duty.stays_attached) {
+		for (i = 0; i < s->ntargets; i++) {
+			if (duty_cycled(s, &s->targets[i]) &&
+			    target_attach(&s->targets[i], err, sizeof(err))) {
+				fprintf(stderr, "pftrace: --sample: %s; stopped\n", err);
+				return false;
+			}
 		}
 	}
 	if (!pause_cycled(s, false))
@@ -670,26 +673,29 @@ static bool duty_switch(struct session *s, double *next)
 
 /* What the reports say of the duty cycle over SPAN_S, ATTACHED_S of it attached. */
 static void duty_summarize(const struct session *s, double span_s, double attached_s,
-			   struct duty_summary *d)
+			   bool whole_run, struct duty_summary *d)
 {
 	memset(d, 0, sizeof(*d));
 	if (!duty_cycling(s))
 		return;
 	d->one_in = s->opts->duty_one_in;
-	/* chosen: what the rule makes of the whole run's costs, the next slice's length */
 	d->slice_chosen = slice_chosen(s);
 	d->stays_attached = s->duty.stays_attached;
-	d->slice_ms = 1000 * (d->slice_chosen ? next_slice_s(s) : s->opts->slice_s);
+	d->slice_ms = 1000 * s->duty.slice_s;   /* in force at the end: --slice's, or the last chosen */
 	d->slices = s->duty.slices;
 	d->switching_s = s->duty.attaching_s + s->duty.detaching_s;
 	d->attach_ms = s->duty.attaches ? 1000 * s->duty.attaching_s / s->duty.attaches : 0;
 	d->detach_ms = s->duty.detaches ? 1000 * s->duty.detaching_s / s->duty.detaches : 0;
 	d->switch_cpu_ms = 1000 * switch_cpu_s(s);
-	/* a run ended within microseconds of its start: call it one slice */
-	d->attached_s = attached_s > 1e-6 ? attached_s : fmin(span_s, s->opts->slice_s);
+	/*
+	 * A run that ended within microseconds of its start: call it one
+	 * slice. An -i interval between slices walked nothing, and says so.
+	 */
+	d->attached_s = attached_s > 1e-6 || !whole_run ? fmax(attached_s, 0) :
+			fmin(span_s, s->opts->slice_s);
 	/* the walks' cost at the rate of the slices ended so far: the whole
 	 * run's for the run, an -i interval's share for the interval */
-	d->walk_cpu_s = s->duty.attached_s > 0 ?
+	d->walk_cpu_s = s->duty.attached_s > 1e-6 ?
 			s->duty.walk_cpu_s / s->duty.attached_s * d->attached_s : 0;
 	d->scale = d->attached_s > 0 && span_s > 0 ? span_s / d->attached_s : 1;
 	if (d->scale < 1)
@@ -824,7 +830,7 @@ static void print_interval(struct session *s, struct chain_stats *prev, double s
 	double attached = duty_attached_s(s, monotonic_s());
 
 	/* this interval's share of the duty cycle, for its own scale */
-	duty_summarize(s, span, attached - s->duty.attached_at_tick, &duty);
+	duty_summarize(s, span, attached - s->duty.attached_at_tick, false, &duty);
 	s->duty.attached_at_tick = attached;
 	strftime(stamp, sizeof(stamp), "%H:%M:%S", localtime(&now));
 	if (json) {
@@ -879,7 +885,7 @@ static void write_interval_metrics(struct session *s)
 	now = monotonic_s();
 	rep->kernel_release = s->kf.release;
 	rep->duration_s = now - s->start;
-	duty_summarize(s, rep->duration_s, duty_attached_s(s, now), &duty);
+	duty_summarize(s, rep->duration_s, duty_attached_s(s, now), true, &duty);
 	set_machine(rep);
 	for (i = 0; i < s->ntargets; i++) {
 		struct target_report *tr = &rep->targets[rep->ntargets];
@@ -1497,7 +1503,7 @@ static void collect(struct session *s, struct run_report *rep)
 	struct rusage ru;
 	int i;
 
-	duty_summarize(s, s->end - s->start, s->duty.attached_s, &duty);
+	duty_summarize(s, s->end - s->start, s->duty.attached_s, true, &duty);
 	rep->command = o->cmdline;
 	rep->kernel_release = s->kf.release;
 	rep->btf_path = s->kf.btf_path;

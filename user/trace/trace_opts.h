@@ -16,12 +16,6 @@
 #define PFT_DEFAULT_SLICE_MS 20
 #define PFT_MIN_SLICE_MS 5
 #define PFT_MAX_SLICE_MS 10000
-/*
- * Without --slice, slices lengthen from the default as the costs ask
- * (model/duty.h), up to this: a minute's trace at --sample 16 still
- * holds four slices.
- */
-#define PFT_MAX_CHOSEN_SLICE_MS 1000
 
 
 struct common_opts {

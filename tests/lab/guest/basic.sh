@@ -77,9 +77,9 @@ bracketed duty_fexit TERM --sample 2 --slice 200 -f avc_lookup -- avc-load -t 8 
 # shellcheck disable=SC2016
 bracketed duty_chosen TERM --sample 2 -f avc_lookup -- sh -c 'end=$(($(date +%s) + 6))
 	while [ "$(date +%s)" -lt "$end" ]; do avc-load -t 8 -D user_t,daemon_t,worker_t -r 3000; done'
-# and its -i lines, a second each: most hold no slice, or part of one
+# and its -i lines, a second each: 1 s slices, 3 s apart, leave some empty
 # shellcheck disable=SC2016
-case_ duty_interval pftrace --sample 2 -i 1 -f avc_lookup --format json -- sh -c 'end=$(($(date +%s) + 4))
+case_ duty_interval pftrace --sample 4 -i 1 -f avc_lookup --format json -- sh -c 'end=$(($(date +%s) + 6))
 	while [ "$(date +%s)" -lt "$end" ]; do avc-load -t 8 -D user_t,daemon_t,worker_t -r 3000; done'
 # shellcheck disable=SC2086
 bracketed duty_kprobe TERM --sample 4 -f avc_lookup -C attach=kprobe -- $load
