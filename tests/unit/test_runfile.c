@@ -133,6 +133,16 @@ static void test_filter_round_trip(void **state)
 }
 
 /* each malformed file: refused, one line naming the file and the reason */
+static void refuse(const char *text, const char *why)
+{
+	struct run_file rf;
+	char err[512] = "";
+
+	assert_int_equal(runfile_parse(text, strlen(text), "bad.json", &rf, err, sizeof(err)), -1);
+	if (!strstr(err, why) || strncmp(err, "bad.json: ", 10) || strchr(err, '\n'))
+		fail_msg("for %s: got \"%s\", wanted \"%s\"", text, err, why);
+}
+
 /* TEXT with KEY's value replaced by VALUE (a number or a literal, up to , or }) */
 static char *with_value(const char *text, const char *key, const char *value)
 {
@@ -150,14 +160,13 @@ static char *with_value(const char *text, const char *key, const char *value)
 	return out;
 }
 
-static void refuse(const char *text, const char *why)
+/* TEXT with KEY set to VALUE, refused for WHY */
+static void refuse_with(const char *text, const char *key, const char *value, const char *why)
 {
-	struct run_file rf;
-	char err[512] = "";
+	char *bad = with_value(text, key, value);
 
-	assert_int_equal(runfile_parse(text, strlen(text), "bad.json", &rf, err, sizeof(err)), -1);
-	if (!strstr(err, why) || strncmp(err, "bad.json: ", 10) || strchr(err, '\n'))
-		fail_msg("for %s: got \"%s\", wanted \"%s\"", text, err, why);
+	refuse(bad, why);
+	free(bad);
 }
 
 /* --sample: the duty cycle reads back, and a merge adds its time */
@@ -200,24 +209,16 @@ static void test_duty_cycle(void **state)
 	assert_true(rf.rep.targets[0].duty.walk_cpu_s == 0.125);
 	runfile_free(&rf);
 	/* what pftrace never writes is refused: a flag that is not a boolean, */
-	bad = with_value(text, "slice_chosen", "\"yes\"");
-	refuse(bad, "duty_cycle.slice_chosen is not true or false");
-	free(bad);
-	bad = with_value(text, "slice_chosen", "1");
-	refuse(bad, "duty_cycle.slice_chosen is not true or false");
-	free(bad);
+	refuse_with(text, "slice_chosen", "\"yes\"", "duty_cycle.slice_chosen is not true or false");
+	refuse_with(text, "slice_chosen", "1", "duty_cycle.slice_chosen is not true or false");
 	/* a chosen slice past the longest pftrace chooses, */
-	bad = with_value(text, "slice_ms", "1500");
-	refuse(bad, "a chosen slice of 1500 ms, past 1000");
-	free(bad);
+	refuse_with(text, "slice_ms", "1500", "a chosen slice of 1500 ms, past 1000");
 	/* walks on more CPUs than the machine has (2, over 0.625 s), */
-	bad = with_value(text, "walk_cpu_s", "1.5");
-	refuse(bad, "walk_cpu_s 1.5 is more than 2 CPUs over attached_s 0.625");
-	free(bad);
+	refuse_with(text, "walk_cpu_s", "1.5",
+		    "walk_cpu_s 1.5 is more than 2 CPUs over attached_s 0.625");
 	/* and programs that stayed attached, yet switched */
-	bad = with_value(text, "slice_chosen", "false, \"stays_attached\": true");
-	refuse(bad, "stays_attached, yet switched or chose its slices");
-	free(bad);
+	refuse_with(text, "slice_chosen", "false, \"stays_attached\": true",
+		    "stays_attached, yet switched or chose its slices");
 	free(text);
 	/* where the kernel cannot re-attach: no switch, no choice, read back */
 	r.targets[0].duty.slice_chosen = false;
@@ -237,17 +238,7 @@ static void test_duty_cycle(void **state)
 	r.targets[0].duty.switch_cpu_ms = 61.5;
 	text = to_json(&r);
 	/* a switch of negative CPU is refused */
-	bad = strdup(text);
-	{
-		char *v = strstr(bad, "\"switch_cpu_ms\"");
-
-		assert_non_null(v);
-		v += strcspn(v, "0123456789");
-		memmove(v + 1, v, strlen(v) + 1);
-		*v = '-';
-	}
-	refuse(bad, "switch_cpu_ms or walk_cpu_s out of range");
-	free(bad);
+	refuse_with(text, "switch_cpu_ms", "-61.5", "switch_cpu_ms or walk_cpu_s out of range");
 	free(text);
 	r.targets[0].duty.slice_chosen = r.targets[0].duty.stays_attached = false;
 	r.targets[0].duty.switch_cpu_ms = r.targets[0].duty.walk_cpu_s = 0;
@@ -267,19 +258,7 @@ static void test_duty_cycle(void **state)
 	r.targets[0].duty.detach_ms = 128.25;
 	text = to_json(&r);
 	/* a detach of negative time is refused */
-	bad = malloc(strlen(text) + 2);
-	assert_non_null(bad);
-	strcpy(bad, text);
-	{
-		char *v = strstr(bad, "\"detach_ms\"");
-
-		assert_non_null(v);
-		v += strcspn(v, "0123456789");
-		memmove(v + 1, v, strlen(v) + 1);
-		*v = '-';
-	}
-	refuse(bad, "attach_ms or detach_ms out of range");
-	free(bad);
+	refuse_with(text, "detach_ms", "-128.25", "attach_ms or detach_ms out of range");
 	/* a scale that is not duration over attached_s is refused, not believed */
 	bad = strdup(text);
 	{
