@@ -396,18 +396,6 @@ static void read_overhead(const struct target *t, __u64 *run_time_ns, __u64 *run
 	}
 }
 
-static __u64 total_run_time_ns(const struct session *s)
-{
-	__u64 total = 0, t_ns, runs, misses;
-	int i;
-
-	for (i = 0; i < s->ntargets; i++) {
-		read_overhead(&s->targets[i], &t_ns, &runs, &misses);
-		total += t_ns;
-	}
-	return total;
-}
-
 static void target_free(struct target *t);
 
 /*
@@ -499,14 +487,15 @@ static double thread_cpu_s(void)
 	return ts.tv_sec + ts.tv_nsec / 1e9;
 }
 
-/* BPF run time of the cycled targets' programs so far (0 without BPF_ENABLE_STATS) */
-static __u64 cycled_run_ns(const struct session *s)
+/* BPF run time of every target's programs so far, or of the cycled ones
+ * only (0 without BPF_ENABLE_STATS) */
+static __u64 run_time_ns(const struct session *s, bool cycled_only)
 {
 	__u64 total = 0, ns, runs, misses;
 	int i;
 
 	for (i = 0; i < s->ntargets; i++) {
-		if (!duty_cycled(s, &s->targets[i]))
+		if (cycled_only && !duty_cycled(s, &s->targets[i]))
 			continue;
 		read_overhead(&s->targets[i], &ns, &runs, &misses);
 		total += ns;
@@ -533,7 +522,7 @@ static bool duty_begin(struct session *s)
 	s->duty.attached = true;
 	s->duty.slice_s = s->opts->slice_s;
 	s->duty.on_since = s->duty.attach_began = monotonic_s();
-	s->duty.run_ns_at_resume = cycled_run_ns(s);
+	s->duty.run_ns_at_resume = run_time_ns(s, true);
 	s->duty.slices = 1;
 	return true;
 }
@@ -590,7 +579,7 @@ static void duty_slice_end(struct session *s)
 
 	pause_cycled(s, true);
 	s->duty.attached_s += monotonic_s() - s->duty.on_since;
-	run_ns = cycled_run_ns(s);
+	run_ns = run_time_ns(s, true);
 	/* a program whose figures could not be read leaves the sum lower */
 	if (run_ns > s->duty.run_ns_at_resume)
 		s->duty.walk_cpu_s += (double)(run_ns - s->duty.run_ns_at_resume) / 1e9;
@@ -629,7 +618,7 @@ static double next_slice_s(const struct session *s)
 /* The next slice's edge; false when a re-attach failed (the run ends). */
 static bool duty_switch(struct session *s, double *next)
 {
-	double t0 = monotonic_s(), cpu0 = thread_cpu_s(), ended, t1;
+	double t0 = monotonic_s(), cpu0, ended, t1;
 	char err[PFT_ERRLEN];
 	int i;
 
@@ -645,6 +634,7 @@ static bool duty_switch(struct session *s, double *next)
 		return true;
 	}
 	s->duty.attach_began = t0;
+	cpu0 = thread_cpu_s();
 	if (!s->duty.stays_attached) {
 		for (i = 0; i < s->ntargets; i++) {
 			if (duty_cycled(s, &s->targets[i]) &&
@@ -663,7 +653,7 @@ static bool duty_switch(struct session *s, double *next)
 		s->duty.attaches++;
 	}
 	s->duty.on_since = t1;
-	s->duty.run_ns_at_resume = cycled_run_ns(s);
+	s->duty.run_ns_at_resume = run_time_ns(s, true);
 	s->duty.attached = true;
 	s->duty.slices++;
 	/* a slice is of walking time: it starts once every target is attached */
@@ -1278,7 +1268,7 @@ static int attach(struct session *s, double *phase_start)
  */
 static bool over_overhead_cap(struct session *s, double now)
 {
-	__u64 ns = total_run_time_ns(s);
+	__u64 ns = run_time_ns(s, false);
 	double pct = 100.0 * (double)(ns - s->cap_window_ns) / ((now - s->cap_window_start) * 1e9);
 
 	if (pct > s->opts->max_overhead_pct) {
@@ -1349,7 +1339,7 @@ static void wait_for_end(struct session *s)
 	if (o->max_overhead_pct) {
 		next_cap_check = s->start + 1;
 		s->cap_window_start = s->start;
-		s->cap_window_ns = total_run_time_ns(s);
+		s->cap_window_ns = run_time_ns(s, false);
 	}
 	for (;;) {
 		double now = monotonic_s();
