@@ -24,7 +24,7 @@ int BPF_PROG(lat_cal_entry)
 SEC("fexit/bpf_fentry_test1")
 int BPF_PROG(lat_cal_exit)
 {
-	__u64 now = lat_now();
+	__u64 now = lat_now(false);
 
 	account_latency(now, 0);
 	return 0;

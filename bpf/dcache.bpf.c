@@ -61,13 +61,26 @@ DEFINE_WALK_STEP(dentry_step, PFT_END_NULL, struct dentry, d_hash, D_LO, D_LEN, 
 __u64 dentry_hashtable_cached;
 __u32 d_hash_shift_cached;
 
+/* d_hash_shift, and the table's size noted once, when first read */
+static __always_inline __u32 dcache_shift(void)
+{
+	__u32 shift = d_hash_shift_cached;
+
+	if (!shift) {
+		shift = d_hash_shift_cached = kread_u32(d_hash_shift_addr);
+		if (shift && shift < 32)
+			note_table_slots(1ULL << (32 - shift));
+	}
+	return shift;
+}
+
 /* PARENT_KEY: parent as a plain integer (ARG_SCALAR() for fexit) */
-static __always_inline void dcache_walk(struct chain_walk *w, __u64 parent_key, __u64 parent,
-					__u64 name, bool typed)
+static __always_inline void dcache_walk(bool lean, struct chain_walk *w, __u64 parent_key,
+					__u64 parent, __u64 name, bool typed)
 {
 	struct dentry_key k = { .parent = parent_key };
 	__u64 table = READ_ONCE_CACHED(dentry_hashtable_cached, dentry_hashtable_addr, kread_u64);
-	__u32 shift = READ_ONCE_CACHED(d_hash_shift_cached, d_hash_shift_addr, kread_u32);
+	__u32 shift = dcache_shift();
 	__u64 first;
 
 	/*
@@ -86,21 +99,21 @@ static __always_inline void dcache_walk(struct chain_walk *w, __u64 parent_key, 
 		walk_faulted(w);
 		return;
 	}
-	note_table_slots(1ULL << (32 - shift));
 	kload_u64(table + ((__u32)k.hash_len >> shift) * sizeof(struct hlist_bl_head), &first);
 	walk_chain(w, first & ~1ULL, PFT_END_NULL, D_OFF(d_hash), dentry_step, &k, sizeof(k));
-	count_key(k.hash_len, 0, w);
+	count_key(lean, k.hash_len, 0, w);
 }
 
-static __always_inline int dcache_exit(__u64 parent_key, __u64 parent, __u64 name, __u64 ret)
+static __always_inline int dcache_exit(bool lean, __u64 parent_key, __u64 parent, __u64 name,
+				       __u64 ret)
 {
-	__u64 now = lat_now();   /* first: the call's time ends here */
+	__u64 now = lat_now(lean);   /* first: the call's time ends here */
 	struct chain_walk w;
 
-	if (!sample_this_call())
+	if (!sample_this_call(lean))
 		return 0;
-	dcache_walk(&w, parent_key, parent, name, true);
-	account_lookup_at(&w, ret, now);
+	dcache_walk(lean, &w, parent_key, parent, name, true);
+	account_lookup_at(lean, &w, ret, now);
 	return 0;
 }
 
@@ -108,9 +121,9 @@ static __always_inline int dcache_entry(__u64 parent, __u64 name)
 {
 	struct chain_walk w;
 
-	if (!sample_this_call())
+	if (!sample_this_call(false))
 		return 0;
-	dcache_walk(&w, parent, parent, name, false);
+	dcache_walk(false, &w, parent, parent, name, false);
 	stash_walk(&w);
 	lat_enter();
 	return 0;
@@ -120,7 +133,7 @@ static __always_inline int dcache_entry(__u64 parent, __u64 name)
 SEC("fexit/__d_lookup_rcu")
 int BPF_PROG(fexit_d_lookup_rcu_3, __u64 parent, __u64 name, __u64 seqp, __u64 ret)
 {
-	return dcache_exit(ARG_SCALAR(ctx, 0, parent), parent, name, ret);
+	return WALK_AS_CONFIGURED(dcache_exit, ARG_SCALAR(ctx, 0, parent), parent, name, ret);
 }
 
 SEC("fentry/__d_lookup_rcu")
@@ -147,7 +160,7 @@ int BPF_KRETPROBE(kretprobe_d_lookup_rcu, __u64 ret)
 SEC("fexit/__d_lookup")
 int BPF_PROG(fexit_d_lookup_2, __u64 parent, __u64 name, __u64 ret)
 {
-	return dcache_exit(ARG_SCALAR(ctx, 0, parent), parent, name, ret);
+	return WALK_AS_CONFIGURED(dcache_exit, ARG_SCALAR(ctx, 0, parent), parent, name, ret);
 }
 
 SEC("fentry/__d_lookup")

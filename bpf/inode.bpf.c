@@ -48,18 +48,28 @@ DEFINE_WALK_STEP(inode_step, PFT_END_NULL, struct inode, i_hash, I_LO, I_LEN, in
 
 __u32 i_hash_shift_cached;   /* __ro_after_init: read on first use */
 
-/* SB: a plain integer (ARG_SCALAR() for fexit); HEAD typed when TYPED */
-static __always_inline void inode_walk(struct chain_walk *w, __u64 sb, __u64 head, __u64 ino,
-				       bool typed)
+/* the table's size, from i_hash_shift: noted once, when first read */
+static __always_inline void inode_note_slots(void)
 {
-	struct inode_key k = { .sb = sb, .ino = ino };
-	__u32 shift = READ_ONCE_CACHED(i_hash_shift_cached, i_hash_shift_addr, kread_u32);
+	__u32 shift;
 
+	if (i_hash_shift_cached)
+		return;
+	shift = i_hash_shift_cached = kread_u32(i_hash_shift_addr);
 	if (shift && shift < 32)
 		note_table_slots(1ULL << shift);
+}
+
+/* SB: a plain integer (ARG_SCALAR() for fexit); HEAD typed when TYPED */
+static __always_inline void inode_walk(bool lean, struct chain_walk *w, __u64 sb, __u64 head,
+				       __u64 ino, bool typed)
+{
+	struct inode_key k = { .sb = sb, .ino = ino };
+
+	inode_note_slots();
 	walk_chain(w, (__u64)ARG_FIELD(typed, head, struct hlist_head, first), PFT_END_NULL,
 		   I_OFF(i_hash), inode_step, &k, sizeof(k));
-	count_key(k.sb, k.ino, w);
+	count_key(lean, k.sb, k.ino, w);
 }
 
 /* the kernel's verdict: an error pointer (-ESTALE) is a found inode too */
@@ -70,36 +80,36 @@ static __always_inline __u64 inode_found(__u64 ret, const struct chain_walk *w)
 	return ret;
 }
 
-static __always_inline int inode_exit(__u64 sb, __u64 head, __u64 ino, __u64 ret)
+static __always_inline int inode_exit(bool lean, __u64 sb, __u64 head, __u64 ino, __u64 ret)
 {
-	__u64 now = lat_now();   /* first: the call's time ends here */
+	__u64 now = lat_now(lean);   /* first: the call's time ends here */
 	struct chain_walk w;
 
-	if (!sample_this_call())
+	if (!sample_this_call(lean))
 		return 0;
-	inode_walk(&w, sb, head, ino, true);
-	account_lookup_at(&w, inode_found(ret, &w), now);
+	inode_walk(lean, &w, sb, head, ino, true);
+	account_lookup_at(lean, &w, inode_found(ret, &w), now);
 	return 0;
 }
 
 SEC("fexit/find_inode_fast")
 int BPF_PROG(fexit_find_inode_fast_3, __u64 sb, __u64 head, __u64 ino, __u64 ret)
 {
-	return inode_exit(ARG_SCALAR(ctx, 0, sb), head, ino, ret);
+	return WALK_AS_CONFIGURED(inode_exit, ARG_SCALAR(ctx, 0, sb), head, ino, ret);
 }
 
 SEC("fexit/find_inode_fast")
 int BPF_PROG(fexit_find_inode_fast_4, __u64 sb, __u64 head, __u64 ino, __u64 locked,
 	     __u64 ret)
 {
-	return inode_exit(ARG_SCALAR(ctx, 0, sb), head, ino, ret);
+	return WALK_AS_CONFIGURED(inode_exit, ARG_SCALAR(ctx, 0, sb), head, ino, ret);
 }
 
 SEC("fexit/find_inode_fast")
 int BPF_PROG(fexit_find_inode_fast_5, __u64 sb, __u64 head, __u64 ino, __u64 locked,
 	     __u64 isnew, __u64 ret)
 {
-	return inode_exit(ARG_SCALAR(ctx, 0, sb), head, ino, ret);
+	return WALK_AS_CONFIGURED(inode_exit, ARG_SCALAR(ctx, 0, sb), head, ino, ret);
 }
 
 SEC("fentry/find_inode_fast")
@@ -114,9 +124,9 @@ int BPF_KPROBE(kprobe_find_inode_fast, __u64 sb, __u64 head, __u64 ino)
 {
 	struct chain_walk w;
 
-	if (!sample_this_call())
+	if (!sample_this_call(false))
 		return 0;
-	inode_walk(&w, sb, head, ino, false);
+	inode_walk(false, &w, sb, head, ino, false);
 	stash_walk(&w);
 	lat_enter();
 	return 0;
@@ -125,14 +135,14 @@ int BPF_KPROBE(kprobe_find_inode_fast, __u64 sb, __u64 head, __u64 ino)
 SEC("kretprobe/find_inode_fast")
 int BPF_KRETPROBE(kretprobe_find_inode_fast, __u64 ret)
 {
-	__u64 now = lat_now();
+	__u64 now = lat_now(false);
 	struct chain_walk *w;
 	__u64 tid;
 
 	w = stashed_walk(&tid);
 	if (!w)
 		return 0;
-	account_lookup_at(w, inode_found(ret, w), now);
+	account_lookup_at(false, w, inode_found(ret, w), now);
 	bpf_map_delete_elem(&pending_walks, &tid);
 	return 0;
 }

@@ -50,8 +50,20 @@ DEFINE_WALK_STEP(mount_step, PFT_END_NULL, struct mount, mnt_hash, M_LO, M_LEN, 
 __u64 mount_hashtable_cached;
 __u32 m_hash_shift_cached, m_hash_mask_cached;
 
+/* m_hash_mask, and the table's size noted once, when first read */
+static __always_inline __u32 mount_mask(void)
+{
+	__u32 mask = m_hash_mask_cached;
+
+	if (!mask) {
+		mask = m_hash_mask_cached = kread_u32(m_hash_mask_addr);
+		note_table_slots((__u64)mask + 1);
+	}
+	return mask;
+}
+
 /* MNT, DENTRY: plain integers (ARG_SCALAR() for fexit), keys only */
-static __always_inline void mount_walk(struct chain_walk *w, __u64 mnt, __u64 dentry)
+static __always_inline void mount_walk(bool lean, struct chain_walk *w, __u64 mnt, __u64 dentry)
 {
 	struct mount_key k = {
 		.mnt = mnt,
@@ -60,31 +72,36 @@ static __always_inline void mount_walk(struct chain_walk *w, __u64 mnt, __u64 de
 	__u64 table = READ_ONCE_CACHED(mount_hashtable_cached, mount_hashtable_addr, kread_u64), tmp;
 	__u64 first;
 	__u32 shift = READ_ONCE_CACHED(m_hash_shift_cached, m_hash_shift_addr, kread_u32);
-	__u32 mask = READ_ONCE_CACHED(m_hash_mask_cached, m_hash_mask_addr, kread_u32);
+	__u32 mask = mount_mask();
 
 	if (!table) {
 		walk_faulted(w);
 		return;
 	}
-	note_table_slots((__u64)mask + 1);
 	tmp = k.mnt / L1_CACHE_BYTES + k.dentry / L1_CACHE_BYTES;
 	tmp += tmp >> (shift & 63);
 	kload_u64(table + (tmp & mask) * sizeof(struct hlist_head), &first);
 	walk_chain(w, first, PFT_END_NULL, M_OFF(mnt_hash), mount_step, &k, sizeof(k));
-	count_key(k.mnt, k.dentry, w);
+	count_key(lean, k.mnt, k.dentry, w);
+}
+
+static __always_inline int mount_exit(bool lean, __u64 mnt, __u64 dentry, __u64 ret)
+{
+	__u64 now = lat_now(lean);   /* first: the call's time ends here */
+	struct chain_walk w;
+
+	if (!sample_this_call(lean))
+		return 0;
+	mount_walk(lean, &w, mnt, dentry);
+	account_lookup_at(lean, &w, ret, now);
+	return 0;
 }
 
 SEC("fexit/__lookup_mnt")
 int BPF_PROG(fexit_lookup_mnt_2, __u64 mnt, __u64 dentry, __u64 ret)
 {
-	__u64 now = lat_now();   /* first: the call's time ends here */
-	struct chain_walk w;
-
-	if (!sample_this_call())
-		return 0;
-	mount_walk(&w, ARG_SCALAR(ctx, 0, mnt), ARG_SCALAR(ctx, 1, dentry));
-	account_lookup_at(&w, ret, now);
-	return 0;
+	return WALK_AS_CONFIGURED(mount_exit, ARG_SCALAR(ctx, 0, mnt), ARG_SCALAR(ctx, 1, dentry),
+				  ret);
 }
 
 SEC("fentry/__lookup_mnt")
@@ -99,9 +116,9 @@ int BPF_KPROBE(kprobe_lookup_mnt, __u64 mnt, __u64 dentry)
 {
 	struct chain_walk w;
 
-	if (!sample_this_call())
+	if (!sample_this_call(false))
 		return 0;
-	mount_walk(&w, mnt, dentry);
+	mount_walk(false, &w, mnt, dentry);
 	stash_walk(&w);
 	lat_enter();
 	return 0;

@@ -46,6 +46,17 @@ struct walk_config {
 	__u32 filter;               /* PFT_FILTER_*: whose lookups count (0: everyone's) */
 	__u32 by;                   /* enum pft_by: --by, lookups by who made them */
 	__u32 plain_adds;           /* per-CPU counters take plain adds (walk.bpf.h) */
+	__u32 body;                 /* enum pft_body: which body the exit programs run */
+};
+
+/*
+ * The body an exit program runs (walk.bpf.h, WALK_AS_CONFIGURED), as the
+ * loader chooses from the settings above once they are all known.
+ */
+enum pft_body {
+	PFT_BODY_SETTINGS = 0,      /* the walk, testing each setting */
+	PFT_BODY_LEAN = 1,          /* every setting at its default: the walk without those tests */
+	PFT_BODY_NONE = 2,          /* -C walk=off: return at once (the benchmark's floor) */
 };
 
 /*

@@ -62,8 +62,8 @@ DEFINE_WALK_STEP(sock_step, PFT_END_NULLS, struct sock_common, skc_nulls_node, S
 		 sock_matches)
 
 /* NET_KEY: net as a plain integer (ARG_SCALAR() for fexit); NET typed when TYPED */
-static __always_inline void tcp_walk(struct chain_walk *w, __u64 net_key, __u64 net, __u64 hashinfo,
-				     __u32 saddr, __u16 sport, __u32 daddr, __u16 hnum,
+static __always_inline void tcp_walk(bool lean, struct chain_walk *w, __u64 net_key, __u64 net,
+				     __u64 hashinfo, __u32 saddr, __u16 sport, __u32 daddr, __u16 hnum,
 				     bool typed)
 {
 	struct ehash_key k = {
@@ -93,19 +93,19 @@ static __always_inline void tcp_walk(struct chain_walk *w, __u64 net_key, __u64 
 	note_table_slots((__u64)mask + 1);
 	kload_u64(ehash + (__u64)(k.hash & mask) * sizeof(struct inet_ehash_bucket), &first);
 	walk_chain(w, first, PFT_END_NULLS, SK_OFF(skc_nulls_node), sock_step, &k, sizeof(k));
-	count_key(k.hash, 0, w);
+	count_key(lean, k.hash, 0, w);
 }
 
-static __always_inline int tcp_exit(__u64 net_key, __u64 net, __u64 hashinfo, __u32 saddr, __u16 sport,
-				    __u32 daddr, __u16 hnum, __u64 ret)
+static __always_inline int tcp_exit(bool lean, __u64 net_key, __u64 net, __u64 hashinfo,
+				    __u32 saddr, __u16 sport, __u32 daddr, __u16 hnum, __u64 ret)
 {
-	__u64 now = lat_now();   /* first: the call's time ends here */
+	__u64 now = lat_now(lean);   /* first: the call's time ends here */
 	struct chain_walk w;
 
-	if (!sample_this_call())
+	if (!sample_this_call(lean))
 		return 0;
-	tcp_walk(&w, net_key, net, hashinfo, saddr, sport, daddr, hnum, true);
-	account_lookup_at(&w, ret, now);
+	tcp_walk(lean, &w, net_key, net, hashinfo, saddr, sport, daddr, hnum, true);
+	account_lookup_at(lean, &w, ret, now);
 	return 0;
 }
 
@@ -114,7 +114,8 @@ SEC("fexit/__inet_lookup_established")
 int BPF_PROG(fexit_inet_lookup_established_8, __u64 net, __u64 hashinfo, __u32 saddr,
 	     __u16 sport, __u32 daddr, __u16 hnum, int dif, int sdif, __u64 ret)
 {
-	return tcp_exit(ARG_SCALAR(ctx, 0, net), net, hashinfo, saddr, sport, daddr, hnum, ret);
+	return WALK_AS_CONFIGURED(tcp_exit, ARG_SCALAR(ctx, 0, net), net, hashinfo, saddr, sport,
+				  daddr, hnum, ret);
 }
 
 /* (net, saddr, sport, daddr, hnum, dif, sdif): 6.19 */
@@ -122,7 +123,8 @@ SEC("fexit/__inet_lookup_established")
 int BPF_PROG(fexit_inet_lookup_established_7, __u64 net, __u32 saddr, __u16 sport,
 	     __u32 daddr, __u16 hnum, int dif, int sdif, __u64 ret)
 {
-	return tcp_exit(ARG_SCALAR(ctx, 0, net), net, 0, saddr, sport, daddr, hnum, ret);
+	return WALK_AS_CONFIGURED(tcp_exit, ARG_SCALAR(ctx, 0, net), net, 0, saddr, sport, daddr,
+				  hnum, ret);
 }
 
 const volatile __u32 tcp_nparams = 8;
@@ -140,15 +142,15 @@ int BPF_KPROBE(kprobe_inet_lookup_established)
 	struct pt_regs *regs = ctx;
 	struct chain_walk w;
 
-	if (!sample_this_call())
+	if (!sample_this_call(false))
 		return 0;
 	/* the sixth argument is in r9, which libbpf 1.1 has no macro for */
 	if (tcp_nparams == 8)
-		tcp_walk(&w, PT_REGS_PARM1(regs), PT_REGS_PARM1(regs), PT_REGS_PARM2(regs),
+		tcp_walk(false, &w, PT_REGS_PARM1(regs), PT_REGS_PARM1(regs), PT_REGS_PARM2(regs),
 			 PT_REGS_PARM3(regs), PT_REGS_PARM4(regs), PT_REGS_PARM5(regs),
 			 BPF_CORE_READ(regs, r9), false);
 	else
-		tcp_walk(&w, PT_REGS_PARM1(regs), PT_REGS_PARM1(regs), 0, PT_REGS_PARM2(regs),
+		tcp_walk(false, &w, PT_REGS_PARM1(regs), PT_REGS_PARM1(regs), 0, PT_REGS_PARM2(regs),
 			 PT_REGS_PARM3(regs), PT_REGS_PARM4(regs), PT_REGS_PARM5(regs), false);
 	stash_walk(&w);
 	lat_enter();

@@ -96,6 +96,36 @@ static __always_inline void walk_faulted(struct chain_walk *w)
 	} while (0)
 #define stat_add(field, n) stat_add_as(walk_config.plain_adds, field, n)
 
+/*
+ * A setting as one inlined copy of the walk sees it. LEAN is a constant
+ * at every use: the loader chooses PFT_BODY_LEAN when every setting is
+ * at its default (no --sample-calls, filter, --by, --snapshot key
+ * counts or --latency, not the floor, and plain adds), and the exit
+ * programs then run a copy compiled for those defaults
+ * (WALK_AS_CONFIGURED). The verifier drops the test of a read-only
+ * setting, but not its load: about a dozen x86 instructions a call,
+ * which the lean copy does not have. Only the copy chosen is verified.
+ */
+#define SETTING(lean, field) ((lean) ? LEAN_##field : walk_config.field)
+#define LEAN_walk_off 0
+#define LEAN_filter 0
+#define LEAN_sample_every 1
+#define LEAN_count_keys 0
+#define LEAN_latency 0
+#define LEAN_by 0
+#define LEAN_plain_adds 1
+
+/*
+ * An exit program's body, FN(lean, ...), as the loader chose it: the
+ * floor (-C walk=off) returns after this one load.
+ */
+#define WALK_AS_CONFIGURED(fn, ...) ({						\
+	__u32 __body = walk_config.body;					\
+										\
+	__body == PFT_BODY_LEAN ? fn(true, __VA_ARGS__) :			\
+	__body == PFT_BODY_NONE ? 0 : fn(false, __VA_ARGS__);			\
+})
+
 /* Counters in maps shared by every CPU (by_counts, key_counts): atomic. */
 #define shared_add(field, n) __sync_fetch_and_add(&(field), (n))
 
@@ -141,21 +171,21 @@ static __always_inline bool task_passes(void)
 }
 
 /* Count the call; true when this one is to be walked and accounted. */
-static __always_inline bool sample_this_call(void)
+static __always_inline bool sample_this_call(bool lean)
 {
 	struct chain_counters *s;
 	__u64 seen;
 
 	/* the benchmark's floor: a program that attaches and does nothing */
-	if (walk_config.walk_off)
+	if (SETTING(lean, walk_off))
 		return false;
 	if (walk_pause.paused)
 		return false;
 	/* first, and cheap: another tenant's lookup costs a test or one map lookup */
-	if (walk_config.filter && !task_passes())
+	if (SETTING(lean, filter) && !task_passes())
 		return false;
 	/* unsampled, every call is a lookup: the loader derives calls */
-	if (walk_config.sample_every <= 1)
+	if (SETTING(lean, sample_every) <= 1)
 		return true;
 	s = stats_slot();
 	if (!s)
@@ -684,13 +714,13 @@ __u32 agreed_key_zero;
  * exactly. The lookup of a per-CPU array is inlined where the JIT has
  * per-CPU instructions (6.10+ on x86); a helper call before.
  */
-static __always_inline void account_agreed(__u64 result)
+static __always_inline void account_agreed(bool lean, __u64 result)
 {
 	__u32 key = (AGREED_ROW(result) * PFT_HIST_SLOTS + (__u32)result) | agreed_key_zero;
 	__u64 *n = bpf_map_lookup_elem(&agreed_walks, &key);
 
 	if (n)
-		stat_add(*n, 1);
+		stat_add_as(SETTING(lean, plain_adds), *n, 1);
 }
 
 /*
@@ -742,14 +772,15 @@ __noinline int account_by(__u64 packed)
 	return 0;
 }
 
-static __always_inline void account_lookup(const struct chain_walk *w, __u64 kernel_found)
+static __always_inline void account_lookup(bool lean, const struct chain_walk *w,
+					   __u64 kernel_found)
 {
 	/* the one test on the common path, and on values the verifier does not know */
 	if (w->found == kernel_found)
-		account_agreed(w->result);
+		account_agreed(lean, w->result);
 	else
 		account_walk(w->result | (kernel_found ? KERNEL_FOUND : 0));
-	if (walk_config.by)
+	if (SETTING(lean, by))
 		account_by(w->result | (kernel_found ? KERNEL_FOUND : 0));
 }
 
@@ -791,9 +822,9 @@ __noinline int count_key_walk(__u64 k0, __u64 k1, __u32 hit)
 	return 0;
 }
 
-static __always_inline void count_key(__u64 k0, __u64 k1, const struct chain_walk *w)
+static __always_inline void count_key(bool lean, __u64 k0, __u64 k1, const struct chain_walk *w)
 {
-	if (walk_config.count_keys && !(w->result & (WALK_FAULT | WALK_TRUNCATED)))
+	if (SETTING(lean, count_keys) && !(w->result & (WALK_FAULT | WALK_TRUNCATED)))
 		count_key_walk(k0, k1, (w->result & WALK_HIT) != 0);
 }
 
@@ -838,12 +869,12 @@ struct {
 	__type(value, struct lat_hist);
 } lat_hist SEC(".maps");
 
-static __always_inline __u64 lat_now(void)
+static __always_inline __u64 lat_now(bool lean)
 {
 	struct bpf_perf_event_value v;
 
 	/* first, the one test every call makes when latency is off */
-	if (!walk_config.latency)
+	if (!SETTING(lean, latency))
 		return 0;
 	if (walk_config.latency == PFT_LAT_NS)
 		return bpf_ktime_get_ns();
@@ -876,7 +907,7 @@ static __always_inline void lat_enter(void)
 	tid = lat_key();
 	s.cpu = bpf_get_smp_processor_id();
 	s.pad = 0;
-	s.t = lat_now();   /* last: what follows the stamp is the function */
+	s.t = lat_now(false);   /* last: what follows the stamp is the function */
 	bpf_map_update_elem(&lat_starts, &tid, &s, BPF_ANY);
 }
 
@@ -925,11 +956,11 @@ __noinline int account_latency(__u64 now, __u64 packed)
 }
 
 /* account_lookup(), and with --latency the call's time, ended at NOW */
-static __always_inline void account_lookup_at(const struct chain_walk *w, __u64 kernel_found,
-					      __u64 now)
+static __always_inline void account_lookup_at(bool lean, const struct chain_walk *w,
+					      __u64 kernel_found, __u64 now)
 {
-	account_lookup(w, kernel_found);
-	if (walk_config.latency)
+	account_lookup(lean, w, kernel_found);
+	if (SETTING(lean, latency))
 		account_latency(now, w->result);
 }
 
@@ -967,14 +998,14 @@ static __always_inline struct chain_walk *stashed_walk(__u64 *tid)
 
 static __always_inline void account_stashed(__u64 kernel_found)
 {
-	__u64 now = lat_now();
+	__u64 now = lat_now(false);
 	struct chain_walk *w;
 	__u64 tid;
 
 	w = stashed_walk(&tid);
 	if (!w)
 		return;
-	account_lookup_at(w, kernel_found, now);
+	account_lookup_at(false, w, kernel_found, now);
 	bpf_map_delete_elem(&pending_walks, &tid);
 }
 

@@ -58,7 +58,7 @@ static int avc_configure(struct target *t, const struct kernel_facts *kf,
 	char names[8][32], layout[160];
 	const char *structs[8];
 	unsigned long addr = 0;
-	long slots, ssid;
+	long slots, ssid, cache_off, slots_off;
 	int n, rc;
 
 	n = btf_func_params(kf->btf, "avc_lookup", names, structs, 8);
@@ -73,6 +73,14 @@ static int avc_configure(struct target *t, const struct kernel_facts *kf,
 		if (rc)
 			return rc;
 		skel->rodata->avc_global_addr = addr;
+		/* the walk's bucket array, found once rather than at every call */
+		cache_off = btf_member_offset(kf->btf, "selinux_avc", "avc_cache");
+		slots_off = btf_member_offset(kf->btf, "avc_cache", "slots");
+		if (cache_off < 0 || slots_off < 0) {
+			snprintf(err, errlen, "avc_lookup: no selinux_avc.avc_cache.slots in BTF");
+			return -EINVAL;
+		}
+		skel->rodata->avc_slots_addr = addr + cache_off + slots_off;
 	} else {
 		snprintf(err, errlen, "avc_lookup: unknown parameter layout (%d parameters)", n);
 		return -EINVAL;
@@ -85,6 +93,8 @@ static int avc_configure(struct target *t, const struct kernel_facts *kf,
 		return -EINVAL;
 	}
 	skel->rodata->avc_slots = (__u32)slots;
+	/* what the walks use, whether or not one runs: no note at every call */
+	skel->data_walk->walk_output.table_slots = (__u64)slots;
 	/* struct avc_node's "ae" is a struct avc_entry (security/selinux/avc.c) */
 	ssid = btf_member_offset(kf->btf, "avc_entry", "ssid");
 	skel->rodata->avc_key_pair = ssid >= 0 && btf_member_offset(kf->btf, "avc_entry", "tsid") ==

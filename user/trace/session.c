@@ -163,16 +163,25 @@ static bool want_plain_adds(const struct target *t, const struct kernel_facts *k
 	return t->method == ATTACH_KPROBE || kf->prog_recursion_guard;
 }
 
-/* The settings every recipe shares live in its ".rodata.walk" map. */
-static int set_walk_config(struct target *t, const struct kernel_facts *kf, char *err,
-			   size_t errlen)
+/* The settings every recipe shares, in its ".rodata.walk" map; NULL if it lacks one. */
+static struct walk_config *walk_config_of(struct target *t)
 {
 	struct bpf_map *map = bpf_object__find_map_by_name(t->obj, ".rodata.walk");
 	struct walk_config *cfg;
 	size_t size = 0;
 
 	cfg = map ? (struct walk_config *)bpf_map__initial_value(map, &size) : NULL;
-	if (!cfg || size < sizeof(*cfg)) {
+	return cfg && size >= sizeof(*cfg) ? cfg : NULL;
+}
+
+static int set_walk_config(struct target *t, const struct kernel_facts *kf, char *err,
+			   size_t errlen)
+{
+	struct walk_config *cfg = walk_config_of(t);
+	struct bpf_map *map;
+	size_t size = 0;
+
+	if (!cfg) {
 		snprintf(err, errlen, "%s: BPF object lacks .rodata.walk", t->recipe->traced);
 		return -EINVAL;
 	}
@@ -196,6 +205,27 @@ static int set_walk_config(struct target *t, const struct kernel_facts *kf, char
 		pause->paused = 1;
 	}
 	return 0;
+}
+
+/*
+ * Once every part of the start has written its settings, the exit
+ * programs' body: lean when all of them are at their defaults, the walk
+ * compiled for those (SETTING() in bpf/walk.bpf.h), with no load of a
+ * setting left in it.
+ */
+static void walk_config_settle(struct target *t)
+{
+	struct walk_config *cfg = walk_config_of(t);
+
+	if (!cfg)
+		return;
+	if (cfg->walk_off)
+		cfg->body = PFT_BODY_NONE;
+	else if (cfg->sample_every <= 1 && !cfg->count_keys && !cfg->latency && !cfg->filter &&
+		 cfg->by == PFT_BY_NONE && cfg->plain_adds)
+		cfg->body = PFT_BODY_LEAN;
+	else
+		cfg->body = PFT_BODY_SETTINGS;
 }
 
 /* the object is loaded with bpf_object__load(), not the skeleton's
@@ -322,6 +352,7 @@ static int target_open(struct target *t, const struct kernel_facts *kf, char *er
 		return 2;
 	if (t->filter && filter_prepare_target(t->filter, t, err, errlen))
 		return 2;
+	walk_config_settle(t);
 	t->open_ms = (monotonic_s() - t0) * 1000;
 	return 0;
 }
