@@ -80,37 +80,37 @@ static bool __always_inline avc_node_matches(const struct node_window *win, cons
 DEFINE_WALK_STEP(avc_step, PFT_END_NULL, struct avc_node, list, 0, AVC_OFF(list) + 8,
 		 avc_node_matches)
 
-static __always_inline void avc_walk(bool lean, struct chain_walk *w, __u64 avc,
+static __always_inline void avc_walk(enum pft_body body, struct chain_walk *w, __u64 avc,
 				     const struct avc_key *k)
 {
-	struct hlist_head *head;
-	__u64 first = 0, slots = avc_slots_addr;
+	__u64 first = 0, slots = avc_slots_addr, head;
 
 	/* the table's size is the loader's avc_slots: it notes it itself */
 	if (avc)
 		slots = avc + bpf_core_field_offset(struct selinux_avc, avc_cache) +
 			bpf_core_field_offset(struct avc_cache, slots);
-	head = (void *)(slots + (__u64)avc_bucket(k) * sizeof(struct hlist_head));
-	if (kload_u64((__u64)&head->first, &first)) {
+	/* a struct hlist_head is its first pointer, and nothing else */
+	head = slots + (__u64)avc_bucket(k) * sizeof(struct hlist_head);
+	if (kload_u64(head, &first)) {
 		walk_faulted(w);
 		return;
 	}
 	/* the window: the entry's key at its start up to list.next */
 	walk_chain(w, first, PFT_END_NULL, AVC_OFF(list), avc_step, k, sizeof(*k));
-	count_key(lean, k->ssid | (__u64)k->tsid << 32, k->tclass, w);
+	count_key(body, k->ssid | (__u64)k->tsid << 32, k->tclass, w);
 }
 
-static __always_inline int avc_fexit(bool lean, __u64 avc, __u32 ssid, __u32 tsid,
+static __always_inline int avc_fexit(enum pft_body body, __u64 avc, __u32 ssid, __u32 tsid,
 				     __u16 tclass, __u64 ret)
 {
-	__u64 now = lat_now(lean);   /* first: the call's time ends here */
+	__u64 now = lat_now(body);   /* first: the call's time ends here */
 	struct avc_key k = { .ssid = ssid, .tsid = tsid, .tclass = tclass };
 	struct chain_walk w;
 
-	if (!sample_this_call(lean))
+	if (!sample_this_call(body))
 		return 0;
-	avc_walk(lean, &w, avc, &k);
-	account_lookup_at(lean, &w, ret, now);
+	avc_walk(body, &w, avc, &k);
+	account_lookup_at(body, &w, ret, now);
 	return 0;
 }
 
@@ -148,7 +148,7 @@ int BPF_KPROBE(kprobe_avc_lookup)
 	struct chain_walk w;
 	__u64 avc = 0;
 
-	if (!sample_this_call(false))
+	if (!sample_this_call(PFT_BODY_SETTINGS))
 		return 0;
 	if (avc_cache_is_arg) {
 		avc = PT_REGS_PARM1(ctx);
@@ -160,7 +160,7 @@ int BPF_KPROBE(kprobe_avc_lookup)
 		k.tsid = PT_REGS_PARM2(ctx);
 		k.tclass = PT_REGS_PARM3(ctx);
 	}
-	avc_walk(false, &w, avc, &k);
+	avc_walk(PFT_BODY_SETTINGS, &w, avc, &k);
 	stash_walk(&w);
 	lat_enter();   /* last: the walk above is not the function's time */
 	return 0;

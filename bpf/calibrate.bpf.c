@@ -24,7 +24,7 @@ int BPF_PROG(lat_cal_entry)
 SEC("fexit/bpf_fentry_test1")
 int BPF_PROG(lat_cal_exit)
 {
-	__u64 now = lat_now(false);
+	__u64 now = lat_now(PFT_BODY_SETTINGS);
 
 	account_latency(now, 0);
 	return 0;

@@ -61,69 +61,116 @@ DEFINE_WALK_STEP(dentry_step, PFT_END_NULL, struct dentry, d_hash, D_LO, D_LEN, 
 __u64 dentry_hashtable_cached;
 __u32 d_hash_shift_cached;
 
-/* d_hash_shift, and the table's size noted once, when first read */
-static __always_inline __u32 dcache_shift(void)
+/*
+ * dentry_hashtable, and in *SHIFT d_hash_shift: read and checked once,
+ * when the table's size is noted too; 0 while unreadable. The shift is
+ * stored first and checked again, so that a CPU that sees the table
+ * before the shift (not x86) walks nothing rather than the wrong bucket.
+ */
+static __always_inline __u64 dcache_table(__u32 *shift)
 {
-	__u32 shift = d_hash_shift_cached;
+	__u64 table = dentry_hashtable_cached;
+	__u32 s;
 
-	if (!shift) {
-		shift = d_hash_shift_cached = kread_u32(d_hash_shift_addr);
-		if (shift && shift < 32)
-			note_table_slots(1ULL << (32 - shift));
+	if (!table) {
+		s = kread_u32(d_hash_shift_addr);
+		table = kread_u64(dentry_hashtable_addr);
+		if (!table || s == 0 || s >= 32)
+			return 0;
+		note_table_slots(1ULL << (32 - s));
+		d_hash_shift_cached = s;
+		dentry_hashtable_cached = table;
 	}
-	return shift;
+	*shift = d_hash_shift_cached & 31;
+	return *shift ? table : 0;
 }
 
-/* PARENT_KEY: parent as a plain integer (ARG_SCALAR() for fexit) */
-static __always_inline void dcache_walk(bool lean, struct chain_walk *w, __u64 parent_key,
-					__u64 parent, __u64 name, bool typed)
-{
-	struct dentry_key k = { .parent = parent_key };
-	__u64 table = READ_ONCE_CACHED(dentry_hashtable_cached, dentry_hashtable_addr, kread_u64);
-	__u32 shift = dcache_shift();
-	__u64 first;
+/* which bits of hash_len a node must match (struct dentry_key) */
+#define D_MATCH_HASH_LEN (~0ULL)
+#define D_MATCH_HASH 0xffffffffULL   /* a parent with DCACHE_OP_COMPARE */
 
+/* PARENT_KEY: the parent as a plain integer (ARG_SCALAR() for fexit); NAME typed when TYPED */
+static __always_inline void dcache_key(struct dentry_key *k, __u64 parent_key, __u64 name,
+				       bool typed)
+{
+	k->parent = parent_key;
+	k->hash_mask = D_MATCH_HASH_LEN;
 	/*
-	 * hash and len apart, joined as hashlen_create() does: the
-	 * verifier refuses a typed 8-byte load of the union's hash_len
-	 * through a trusted pointer ("access beyond the end of member
-	 * hash"), which cost the dcache its fexit on 5.10. One load
-	 * through the direct build's untrusted view measured no faster,
-	 * and the verifier walked 14% more (make bench, 2026-12-06).
+	 * The verifier refuses a typed 8-byte load of the union's hash_len
+	 * ("access beyond the end of member hash": 5.10, and still 6.x for
+	 * a trusted pointer), which once cost the dcache its fexit on 5.10.
+	 * The direct-load build reads it through its untrusted view, one
+	 * load (9 guest ns a call less than two, 6.12 -icount); else hash
+	 * and len apart, joined as hashlen_create() does.
 	 */
-	k.hash_len = (__u64)ARG_FIELD(typed, name, struct qstr, len) << 32 |
-		     ARG_FIELD(typed, name, struct qstr, hash);
-	k.hash_mask = ARG_FIELD(typed, parent, struct dentry, d_flags) & DCACHE_OP_COMPARE_FLAG ?
-		      0xffffffffULL : ~0ULL;
-	if (!table || shift == 0 || shift >= 32) {
+#ifdef PFT_DIRECT_LOADS
+	if (typed)
+		k->hash_len = NODE_FIELD(KERNEL_VIEW(name), 0, struct qstr, hash_len, __u64);
+	else
+#endif
+		k->hash_len = (__u64)ARG_FIELD(typed, name, struct qstr, len) << 32 |
+			      ARG_FIELD(typed, name, struct qstr, hash);
+}
+
+/* A parent that compares names itself matches on parent and hash alone. */
+static __always_inline bool dcache_op_compare(__u64 parent, bool typed)
+{
+	return ARG_FIELD(typed, parent, struct dentry, d_flags) & DCACHE_OP_COMPARE_FLAG;
+}
+
+static __always_inline void dcache_walk(struct chain_walk *w, const struct dentry_key *k)
+{
+	__u32 shift;
+	__u64 table = dcache_table(&shift), first;
+
+	if (!table) {
 		walk_faulted(w);
 		return;
 	}
-	kload_u64(table + ((__u32)k.hash_len >> shift) * sizeof(struct hlist_bl_head), &first);
-	walk_chain(w, first & ~1ULL, PFT_END_NULL, D_OFF(d_hash), dentry_step, &k, sizeof(k));
-	count_key(lean, k.hash_len, 0, w);
+	kload_u64(table + ((__u32)k->hash_len >> shift) * sizeof(struct hlist_bl_head), &first);
+	walk_chain(w, first & ~1ULL, PFT_END_NULL, D_OFF(d_hash), dentry_step, k, sizeof(*k));
 }
 
-static __always_inline int dcache_exit(bool lean, __u64 parent_key, __u64 parent, __u64 name,
-				       __u64 ret)
+static __always_inline int dcache_exit(enum pft_body body, __u64 parent_key, __u64 parent,
+				       __u64 name, __u64 ret)
 {
-	__u64 now = lat_now(lean);   /* first: the call's time ends here */
+	__u64 now = lat_now(body);   /* first: the call's time ends here */
+	struct dentry_key k;
 	struct chain_walk w;
 
-	if (!sample_this_call(lean))
+	if (!sample_this_call(body))
 		return 0;
-	dcache_walk(lean, &w, parent_key, parent, name, true);
-	account_lookup_at(lean, &w, ret, now);
+	dcache_key(&k, parent_key, name, true);
+	dcache_walk(&w, &k);
+	/*
+	 * Matched on hash and length first; walked again on the hash alone
+	 * only where the kernel found another entry and the parent compares
+	 * names itself (DCACHE_OP_COMPARE: __d_lookup_rcu_op_compare()). The
+	 * parent's flags are read by the rare lookup that needs them, not
+	 * by every one (an address-checked load, 10 guest ns a call).
+	 */
+	if (w.found != ret && dcache_op_compare(parent, true)) {
+		k.hash_mask = D_MATCH_HASH;
+		dcache_walk(&w, &k);
+	}
+	count_key(body, k.hash_len, 0, &w);
+	account_lookup_at(body, &w, ret, now);
 	return 0;
 }
 
+/* at entry, the kernel's verdict still to come: the parent's flags first */
 static __always_inline int dcache_entry(__u64 parent, __u64 name)
 {
+	struct dentry_key k;
 	struct chain_walk w;
 
-	if (!sample_this_call(false))
+	if (!sample_this_call(PFT_BODY_SETTINGS))
 		return 0;
-	dcache_walk(false, &w, parent, parent, name, false);
+	dcache_key(&k, parent, name, false);
+	if (dcache_op_compare(parent, false))
+		k.hash_mask = D_MATCH_HASH;
+	dcache_walk(&w, &k);
+	count_key(PFT_BODY_SETTINGS, k.hash_len, 0, &w);
 	stash_walk(&w);
 	lat_enter();
 	return 0;

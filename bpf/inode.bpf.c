@@ -61,15 +61,15 @@ static __always_inline void inode_note_slots(void)
 }
 
 /* SB: a plain integer (ARG_SCALAR() for fexit); HEAD typed when TYPED */
-static __always_inline void inode_walk(bool lean, struct chain_walk *w, __u64 sb, __u64 head,
-				       __u64 ino, bool typed)
+static __always_inline void inode_walk(enum pft_body body, struct chain_walk *w, __u64 sb,
+				       __u64 head, __u64 ino, bool typed)
 {
 	struct inode_key k = { .sb = sb, .ino = ino };
 
 	inode_note_slots();
 	walk_chain(w, (__u64)ARG_FIELD(typed, head, struct hlist_head, first), PFT_END_NULL,
 		   I_OFF(i_hash), inode_step, &k, sizeof(k));
-	count_key(lean, k.sb, k.ino, w);
+	count_key(body, k.sb, k.ino, w);
 }
 
 /* the kernel's verdict: an error pointer (-ESTALE) is a found inode too */
@@ -80,15 +80,16 @@ static __always_inline __u64 inode_found(__u64 ret, const struct chain_walk *w)
 	return ret;
 }
 
-static __always_inline int inode_exit(bool lean, __u64 sb, __u64 head, __u64 ino, __u64 ret)
+static __always_inline int inode_exit(enum pft_body body, __u64 sb, __u64 head, __u64 ino,
+				      __u64 ret)
 {
-	__u64 now = lat_now(lean);   /* first: the call's time ends here */
+	__u64 now = lat_now(body);   /* first: the call's time ends here */
 	struct chain_walk w;
 
-	if (!sample_this_call(lean))
+	if (!sample_this_call(body))
 		return 0;
-	inode_walk(lean, &w, sb, head, ino, true);
-	account_lookup_at(lean, &w, inode_found(ret, &w), now);
+	inode_walk(body, &w, sb, head, ino, true);
+	account_lookup_at(body, &w, inode_found(ret, &w), now);
 	return 0;
 }
 
@@ -124,9 +125,9 @@ int BPF_KPROBE(kprobe_find_inode_fast, __u64 sb, __u64 head, __u64 ino)
 {
 	struct chain_walk w;
 
-	if (!sample_this_call(false))
+	if (!sample_this_call(PFT_BODY_SETTINGS))
 		return 0;
-	inode_walk(false, &w, sb, head, ino, false);
+	inode_walk(PFT_BODY_SETTINGS, &w, sb, head, ino, false);
 	stash_walk(&w);
 	lat_enter();
 	return 0;
@@ -135,14 +136,14 @@ int BPF_KPROBE(kprobe_find_inode_fast, __u64 sb, __u64 head, __u64 ino)
 SEC("kretprobe/find_inode_fast")
 int BPF_KRETPROBE(kretprobe_find_inode_fast, __u64 ret)
 {
-	__u64 now = lat_now(false);
+	__u64 now = lat_now(PFT_BODY_SETTINGS);
 	struct chain_walk *w;
 	__u64 tid;
 
 	w = stashed_walk(&tid);
 	if (!w)
 		return 0;
-	account_lookup_at(false, w, inode_found(ret, w), now);
+	account_lookup_at(PFT_BODY_SETTINGS, w, inode_found(ret, w), now);
 	bpf_map_delete_elem(&pending_walks, &tid);
 	return 0;
 }

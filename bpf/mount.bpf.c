@@ -63,7 +63,8 @@ static __always_inline __u32 mount_mask(void)
 }
 
 /* MNT, DENTRY: plain integers (ARG_SCALAR() for fexit), keys only */
-static __always_inline void mount_walk(bool lean, struct chain_walk *w, __u64 mnt, __u64 dentry)
+static __always_inline void mount_walk(enum pft_body body, struct chain_walk *w, __u64 mnt,
+				       __u64 dentry)
 {
 	struct mount_key k = {
 		.mnt = mnt,
@@ -82,18 +83,18 @@ static __always_inline void mount_walk(bool lean, struct chain_walk *w, __u64 mn
 	tmp += tmp >> (shift & 63);
 	kload_u64(table + (tmp & mask) * sizeof(struct hlist_head), &first);
 	walk_chain(w, first, PFT_END_NULL, M_OFF(mnt_hash), mount_step, &k, sizeof(k));
-	count_key(lean, k.mnt, k.dentry, w);
+	count_key(body, k.mnt, k.dentry, w);
 }
 
-static __always_inline int mount_exit(bool lean, __u64 mnt, __u64 dentry, __u64 ret)
+static __always_inline int mount_exit(enum pft_body body, __u64 mnt, __u64 dentry, __u64 ret)
 {
-	__u64 now = lat_now(lean);   /* first: the call's time ends here */
+	__u64 now = lat_now(body);   /* first: the call's time ends here */
 	struct chain_walk w;
 
-	if (!sample_this_call(lean))
+	if (!sample_this_call(body))
 		return 0;
-	mount_walk(lean, &w, mnt, dentry);
-	account_lookup_at(lean, &w, ret, now);
+	mount_walk(body, &w, mnt, dentry);
+	account_lookup_at(body, &w, ret, now);
 	return 0;
 }
 
@@ -116,9 +117,9 @@ int BPF_KPROBE(kprobe_lookup_mnt, __u64 mnt, __u64 dentry)
 {
 	struct chain_walk w;
 
-	if (!sample_this_call(false))
+	if (!sample_this_call(PFT_BODY_SETTINGS))
 		return 0;
-	mount_walk(false, &w, mnt, dentry);
+	mount_walk(PFT_BODY_SETTINGS, &w, mnt, dentry);
 	stash_walk(&w);
 	lat_enter();
 	return 0;

@@ -56,7 +56,8 @@ struct walk_config {
 enum pft_body {
 	PFT_BODY_SETTINGS = 0,      /* the walk, testing each setting */
 	PFT_BODY_LEAN = 1,          /* every setting at its default: the walk without those tests */
-	PFT_BODY_NONE = 2,          /* -C walk=off: return at once (the benchmark's floor) */
+	PFT_BODY_LEAN_PAUSABLE = 2, /* the same, and --sample's pause between slices */
+	PFT_BODY_NONE = 3,          /* -C walk=off: return at once (the benchmark's floor) */
 };
 
 /*

@@ -62,9 +62,9 @@ DEFINE_WALK_STEP(sock_step, PFT_END_NULLS, struct sock_common, skc_nulls_node, S
 		 sock_matches)
 
 /* NET_KEY: net as a plain integer (ARG_SCALAR() for fexit); NET typed when TYPED */
-static __always_inline void tcp_walk(bool lean, struct chain_walk *w, __u64 net_key, __u64 net,
-				     __u64 hashinfo, __u32 saddr, __u16 sport, __u32 daddr, __u16 hnum,
-				     bool typed)
+static __always_inline void tcp_walk(enum pft_body body, struct chain_walk *w, __u64 net_key,
+				     __u64 net, __u64 hashinfo, __u32 saddr, __u16 sport, __u32 daddr,
+				     __u16 hnum, bool typed)
 {
 	struct ehash_key k = {
 		.net = net_key,
@@ -93,19 +93,19 @@ static __always_inline void tcp_walk(bool lean, struct chain_walk *w, __u64 net_
 	note_table_slots((__u64)mask + 1);
 	kload_u64(ehash + (__u64)(k.hash & mask) * sizeof(struct inet_ehash_bucket), &first);
 	walk_chain(w, first, PFT_END_NULLS, SK_OFF(skc_nulls_node), sock_step, &k, sizeof(k));
-	count_key(lean, k.hash, 0, w);
+	count_key(body, k.hash, 0, w);
 }
 
-static __always_inline int tcp_exit(bool lean, __u64 net_key, __u64 net, __u64 hashinfo,
+static __always_inline int tcp_exit(enum pft_body body, __u64 net_key, __u64 net, __u64 hashinfo,
 				    __u32 saddr, __u16 sport, __u32 daddr, __u16 hnum, __u64 ret)
 {
-	__u64 now = lat_now(lean);   /* first: the call's time ends here */
+	__u64 now = lat_now(body);   /* first: the call's time ends here */
 	struct chain_walk w;
 
-	if (!sample_this_call(lean))
+	if (!sample_this_call(body))
 		return 0;
-	tcp_walk(lean, &w, net_key, net, hashinfo, saddr, sport, daddr, hnum, true);
-	account_lookup_at(lean, &w, ret, now);
+	tcp_walk(body, &w, net_key, net, hashinfo, saddr, sport, daddr, hnum, true);
+	account_lookup_at(body, &w, ret, now);
 	return 0;
 }
 
@@ -142,15 +142,15 @@ int BPF_KPROBE(kprobe_inet_lookup_established)
 	struct pt_regs *regs = ctx;
 	struct chain_walk w;
 
-	if (!sample_this_call(false))
+	if (!sample_this_call(PFT_BODY_SETTINGS))
 		return 0;
 	/* the sixth argument is in r9, which libbpf 1.1 has no macro for */
 	if (tcp_nparams == 8)
-		tcp_walk(false, &w, PT_REGS_PARM1(regs), PT_REGS_PARM1(regs), PT_REGS_PARM2(regs),
+		tcp_walk(PFT_BODY_SETTINGS, &w, PT_REGS_PARM1(regs), PT_REGS_PARM1(regs), PT_REGS_PARM2(regs),
 			 PT_REGS_PARM3(regs), PT_REGS_PARM4(regs), PT_REGS_PARM5(regs),
 			 BPF_CORE_READ(regs, r9), false);
 	else
-		tcp_walk(false, &w, PT_REGS_PARM1(regs), PT_REGS_PARM1(regs), 0, PT_REGS_PARM2(regs),
+		tcp_walk(PFT_BODY_SETTINGS, &w, PT_REGS_PARM1(regs), PT_REGS_PARM1(regs), 0, PT_REGS_PARM2(regs),
 			 PT_REGS_PARM3(regs), PT_REGS_PARM4(regs), PT_REGS_PARM5(regs), false);
 	stash_walk(&w);
 	lat_enter();

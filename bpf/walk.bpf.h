@@ -51,9 +51,11 @@ struct {
 /*
  * A walk's outcome. The result word is what account_agreed() keys its
  * add by, and what account_walk() takes (a global function takes
- * scalars only, on 5.10): the nodes visited in its low 32 bits and
- * WALK_* flags above, set where the walk ends rather than packed from
- * separate fields afterwards.
+ * scalars only, on 5.10): WALK_* flags in its high 32 bits, and in its
+ * low 32 the lookup's agreed_walks key, its row (from the flags) times
+ * PFT_HIST_SLOTS plus the nodes visited. Both are set where the walk
+ * ends, where the flags are constants, so that the key costs the
+ * common path nothing (WALK_RESULT).
  */
 #define WALK_HIT       (1ULL << 32)
 #define WALK_NEXT_NULL (1ULL << 33)  /* the hit node was the last of its chain */
@@ -61,16 +63,38 @@ struct {
 #define WALK_FAULT     (1ULL << 35)
 #define KERNEL_FOUND   (1ULL << 36)  /* added by account_lookup() */
 
+/*
+ * The agreed_walks row of a result word: its WALK_HIT, WALK_NEXT_NULL,
+ * WALK_TRUNCATED and WALK_FAULT bits (at most one of the last two, and
+ * then neither of the first), packed into 0-4 by arithmetic alone. A
+ * branch on the result would have the verifier track the node count
+ * exactly, and check what follows once for each place the walk can end.
+ */
+#define AGREED_BITS(r) ((__u32)((__u64)(r) >> 32) & 15)
+#define AGREED_ROW(r) ((AGREED_BITS(r) & 3) | ((AGREED_BITS(r) >> 1) & 6))
+_Static_assert(AGREED_ROW(0) == PFT_AGREED_MISS &&
+	       AGREED_ROW(WALK_HIT) == PFT_AGREED_HIT &&
+	       AGREED_ROW(WALK_HIT | WALK_NEXT_NULL) == PFT_AGREED_HIT_LAST &&
+	       AGREED_ROW(WALK_TRUNCATED) == PFT_AGREED_TRUNCATED &&
+	       AGREED_ROW(WALK_FAULT) == PFT_AGREED_FAULT,
+	       "agreed_walks rows follow the result word's bits");
+
+/* The result word of a walk that visited N nodes and ended as FLAGS say. */
+#define WALK_RESULT(flags, n) ((flags) + AGREED_ROW(flags) * PFT_HIST_SLOTS + (n))
+/* Its agreed_walks key, and the nodes it visited */
+#define WALK_KEY(r) ((__u32)(r))
+#define WALK_NODES(r) (WALK_KEY(r) - AGREED_ROW(r) * PFT_HIST_SLOTS)
+
 struct chain_walk {
 	__u64 found;     /* address of the matching entry, 0 if none */
-	__u64 result;    /* nodes visited | WALK_HIT, WALK_NEXT_NULL, ... */
+	__u64 result;    /* WALK_RESULT(): WALK_HIT, WALK_NEXT_NULL, ... and the nodes visited */
 };
 
 /* a walk that could not start: the bucket's head was unreadable */
 static __always_inline void walk_faulted(struct chain_walk *w)
 {
 	w->found = 0;
-	w->result = WALK_FAULT;
+	w->result = WALK_RESULT(WALK_FAULT, 0);
 }
 
 /*
@@ -97,16 +121,16 @@ static __always_inline void walk_faulted(struct chain_walk *w)
 #define stat_add(field, n) stat_add_as(walk_config.plain_adds, field, n)
 
 /*
- * A setting as one inlined copy of the walk sees it. LEAN is a constant
- * at every use: the loader chooses PFT_BODY_LEAN when every setting is
+ * A setting as one inlined copy of the walk sees it. BODY is a constant
+ * at every use: the loader chooses a lean body when every setting is
  * at its default (no --sample-calls, filter, --by, --snapshot key
  * counts or --latency, not the floor, and plain adds), and the exit
  * programs then run a copy compiled for those defaults
  * (WALK_AS_CONFIGURED). The verifier drops the test of a read-only
  * setting, but not its load: about a dozen x86 instructions a call,
- * which the lean copy does not have. Only the copy chosen is verified.
+ * which a lean copy does not have. Only the copy chosen is verified.
  */
-#define SETTING(lean, field) ((lean) ? LEAN_##field : walk_config.field)
+#define SETTING(body, field) ((body) == PFT_BODY_SETTINGS ? walk_config.field : LEAN_##field)
 #define LEAN_walk_off 0
 #define LEAN_filter 0
 #define LEAN_sample_every 1
@@ -114,16 +138,19 @@ static __always_inline void walk_faulted(struct chain_walk *w)
 #define LEAN_latency 0
 #define LEAN_by 0
 #define LEAN_plain_adds 1
+/* whether the walks can be paused (walk_pause): --sample's slices */
+#define PAUSABLE(body) ((body) != PFT_BODY_LEAN)
 
 /*
- * An exit program's body, FN(lean, ...), as the loader chose it: the
+ * An exit program's body, FN(body, ...), as the loader chose it: the
  * floor (-C walk=off) returns after this one load.
  */
 #define WALK_AS_CONFIGURED(fn, ...) ({						\
 	__u32 __body = walk_config.body;					\
 										\
-	__body == PFT_BODY_LEAN ? fn(true, __VA_ARGS__) :			\
-	__body == PFT_BODY_NONE ? 0 : fn(false, __VA_ARGS__);			\
+	__body == PFT_BODY_LEAN ? fn(PFT_BODY_LEAN, __VA_ARGS__) :		\
+	__body == PFT_BODY_LEAN_PAUSABLE ? fn(PFT_BODY_LEAN_PAUSABLE, __VA_ARGS__) :	\
+	__body == PFT_BODY_NONE ? 0 : fn(PFT_BODY_SETTINGS, __VA_ARGS__);	\
 })
 
 /* Counters in maps shared by every CPU (by_counts, key_counts): atomic. */
@@ -171,21 +198,21 @@ static __always_inline bool task_passes(void)
 }
 
 /* Count the call; true when this one is to be walked and accounted. */
-static __always_inline bool sample_this_call(bool lean)
+static __always_inline bool sample_this_call(enum pft_body body)
 {
 	struct chain_counters *s;
 	__u64 seen;
 
 	/* the benchmark's floor: a program that attaches and does nothing */
-	if (SETTING(lean, walk_off))
+	if (SETTING(body, walk_off))
 		return false;
-	if (walk_pause.paused)
+	if (PAUSABLE(body) && walk_pause.paused)
 		return false;
 	/* first, and cheap: another tenant's lookup costs a test or one map lookup */
-	if (SETTING(lean, filter) && !task_passes())
+	if (SETTING(body, filter) && !task_passes())
 		return false;
 	/* unsampled, every call is a lookup: the loader derives calls */
-	if (SETTING(lean, sample_every) <= 1)
+	if (SETTING(body, sample_every) <= 1)
 		return true;
 	s = stats_slot();
 	if (!s)
@@ -377,17 +404,29 @@ static __always_inline long kload_u64(__u64 addr, __u64 *v)
 
 /*
  * An fexit program's pointer argument N (VALUE, BTF-typed) as a plain
- * integer for a key: bpf_get_func_arg(), which the verifier inlines
- * (5.17+, so every kernel of the direct build), or else as_scalar()'s
- * probe read through the stack.
+ * integer for a key. The direct build subtracts another pointer from
+ * it, &walk_output, whose address it knows as an integer: one pointer
+ * minus another is a plain integer to the verifier, for a program
+ * loaded with CAP_PERFMON (allow_ptr_leaks), which pftrace needs
+ * anyway. &walk_output's own value is read once, through as_scalar().
+ * bpf_get_func_arg(), which the verifier inlines, cost 17 instructions
+ * a call to this one's 7. The probe-read build calls as_scalar().
  */
 #ifdef PFT_DIRECT_LOADS
-#define ARG_SCALAR(ctx, n, value) ({						\
-	__u64 __v = 0;								\
-										\
-	bpf_get_func_arg(ctx, n, &__v);						\
-	__v;									\
-})
+__u64 walk_output_at;   /* &walk_output, as an integer: set at the first call */
+
+static __always_inline __u64 ptr_as_scalar(__u64 ptr)
+{
+	__u64 base = walk_output_at, d;
+
+	if (!base)
+		base = walk_output_at = as_scalar((__u64)&walk_output);
+	/* first the difference: a pointer added to an integer stays one */
+	d = ptr - (__u64)&walk_output;
+	barrier_var(d);
+	return d + base;
+}
+#define ARG_SCALAR(ctx, n, value) ptr_as_scalar(value)
 #else
 #define ARG_SCALAR(ctx, n, value) as_scalar(value)
 #endif
@@ -511,16 +550,17 @@ static __always_inline void walk_end(struct chain_walk *w, enum node_kind kind, 
 	case NODE_HIT:
 	case NODE_HIT_LAST:
 		w->found = pos - link;
-		w->result = n | WALK_HIT | (kind == NODE_HIT_LAST ? WALK_NEXT_NULL : 0);
+		w->result = kind == NODE_HIT_LAST ? WALK_RESULT(WALK_HIT | WALK_NEXT_NULL, n) :
+						    WALK_RESULT(WALK_HIT, n);
 		break;
 	case NODE_FAULT:
-		w->result = n | WALK_FAULT;
+		w->result = WALK_RESULT(WALK_FAULT, n);
 		break;
 	case NODE_TRUNCATED:
-		w->result = n | WALK_TRUNCATED;
+		w->result = WALK_RESULT(WALK_TRUNCATED, n);
 		break;
 	default:
-		w->result = n;
+		w->result = WALK_RESULT(0, n);
 	}
 }
 
@@ -648,7 +688,7 @@ static __always_inline void hist_bump(__u32 plain, __u64 *hist, __u64 slot)
 __noinline int account_walk(__u64 packed)
 {
 	struct chain_counters *s = stats_slot();
-	__u32 walked = (__u32)packed;
+	__u32 walked = WALK_NODES(packed);
 	/*
 	 * Read once (the flag is volatile): a read per add left a dead load
 	 * behind each, once the verifier had dropped the branch not taken.
@@ -682,22 +722,6 @@ __noinline int account_walk(__u64 packed)
 }
 
 /*
- * The agreed_walks row of a result word: its WALK_HIT, WALK_NEXT_NULL,
- * WALK_TRUNCATED and WALK_FAULT bits (at most one of the last two, and
- * then neither of the first), packed into 0-4 by arithmetic alone. A
- * branch on the result would have the verifier track the node count
- * exactly, and check what follows once for each place the walk can end.
- */
-#define AGREED_BITS(r) ((__u32)((r) >> 32) & 15)
-#define AGREED_ROW(r) ((AGREED_BITS(r) & 3) | ((AGREED_BITS(r) >> 1) & 6))
-_Static_assert(AGREED_ROW(0) == PFT_AGREED_MISS &&
-	       AGREED_ROW(WALK_HIT) == PFT_AGREED_HIT &&
-	       AGREED_ROW(WALK_HIT | WALK_NEXT_NULL) == PFT_AGREED_HIT_LAST &&
-	       AGREED_ROW(WALK_TRUNCATED) == PFT_AGREED_TRUNCATED &&
-	       AGREED_ROW(WALK_FAULT) == PFT_AGREED_FAULT,
-	       "agreed_walks rows follow the result word's bits");
-
-/*
  * Zero, in .bss, which nothing writes: to the verifier an unknown, since
  * the map holding it is writable. account_agreed() adds it to its key.
  * From 6.14 the verifier tracks a constant key of an array's lookup
@@ -714,13 +738,13 @@ __u32 agreed_key_zero;
  * exactly. The lookup of a per-CPU array is inlined where the JIT has
  * per-CPU instructions (6.10+ on x86); a helper call before.
  */
-static __always_inline void account_agreed(bool lean, __u64 result)
+static __always_inline void account_agreed(enum pft_body body, __u64 result)
 {
-	__u32 key = (AGREED_ROW(result) * PFT_HIST_SLOTS + (__u32)result) | agreed_key_zero;
+	__u32 key = WALK_KEY(result) | agreed_key_zero;
 	__u64 *n = bpf_map_lookup_elem(&agreed_walks, &key);
 
 	if (n)
-		stat_add_as(SETTING(lean, plain_adds), *n, 1);
+		stat_add_as(SETTING(body, plain_adds), *n, 1);
 }
 
 /*
@@ -766,21 +790,21 @@ __noinline int account_by(__u64 packed)
 		return 0;
 	}
 	shared_add(c->lookups, 1);
-	shared_add(c->nodes, (__u32)packed);
+	shared_add(c->nodes, WALK_NODES(packed));
 	if (!(packed & KERNEL_FOUND))
 		shared_add(c->misses, 1);
 	return 0;
 }
 
-static __always_inline void account_lookup(bool lean, const struct chain_walk *w,
+static __always_inline void account_lookup(enum pft_body body, const struct chain_walk *w,
 					   __u64 kernel_found)
 {
 	/* the one test on the common path, and on values the verifier does not know */
 	if (w->found == kernel_found)
-		account_agreed(lean, w->result);
+		account_agreed(body, w->result);
 	else
 		account_walk(w->result | (kernel_found ? KERNEL_FOUND : 0));
-	if (SETTING(lean, by))
+	if (SETTING(body, by))
 		account_by(w->result | (kernel_found ? KERNEL_FOUND : 0));
 }
 
@@ -822,9 +846,10 @@ __noinline int count_key_walk(__u64 k0, __u64 k1, __u32 hit)
 	return 0;
 }
 
-static __always_inline void count_key(bool lean, __u64 k0, __u64 k1, const struct chain_walk *w)
+static __always_inline void count_key(enum pft_body body, __u64 k0, __u64 k1,
+				      const struct chain_walk *w)
 {
-	if (SETTING(lean, count_keys) && !(w->result & (WALK_FAULT | WALK_TRUNCATED)))
+	if (SETTING(body, count_keys) && !(w->result & (WALK_FAULT | WALK_TRUNCATED)))
 		count_key_walk(k0, k1, (w->result & WALK_HIT) != 0);
 }
 
@@ -869,12 +894,12 @@ struct {
 	__type(value, struct lat_hist);
 } lat_hist SEC(".maps");
 
-static __always_inline __u64 lat_now(bool lean)
+static __always_inline __u64 lat_now(enum pft_body body)
 {
 	struct bpf_perf_event_value v;
 
 	/* first, the one test every call makes when latency is off */
-	if (!SETTING(lean, latency))
+	if (!SETTING(body, latency))
 		return 0;
 	if (walk_config.latency == PFT_LAT_NS)
 		return bpf_ktime_get_ns();
@@ -907,7 +932,7 @@ static __always_inline void lat_enter(void)
 	tid = lat_key();
 	s.cpu = bpf_get_smp_processor_id();
 	s.pad = 0;
-	s.t = lat_now(false);   /* last: what follows the stamp is the function */
+	s.t = lat_now(PFT_BODY_SETTINGS);   /* last: what follows the stamp is the function */
 	bpf_map_update_elem(&lat_starts, &tid, &s, BPF_ANY);
 }
 
@@ -915,7 +940,7 @@ static __always_inline void lat_enter(void)
 __noinline int account_latency(__u64 now, __u64 packed)
 {
 	__u64 tid = lat_key(), d;
-	__u32 zero = 0, n = (__u32)packed, b;
+	__u32 zero = 0, n = WALK_NODES(packed), b;
 	struct lat_counters *c = bpf_map_lookup_elem(&lat_counters, &zero);
 	struct lat_start *s = bpf_map_lookup_elem(&lat_starts, &tid);
 	struct lat_hist *h;
@@ -956,11 +981,11 @@ __noinline int account_latency(__u64 now, __u64 packed)
 }
 
 /* account_lookup(), and with --latency the call's time, ended at NOW */
-static __always_inline void account_lookup_at(bool lean, const struct chain_walk *w,
+static __always_inline void account_lookup_at(enum pft_body body, const struct chain_walk *w,
 					      __u64 kernel_found, __u64 now)
 {
-	account_lookup(lean, w, kernel_found);
-	if (SETTING(lean, latency))
+	account_lookup(body, w, kernel_found);
+	if (SETTING(body, latency))
 		account_latency(now, w->result);
 }
 
@@ -998,14 +1023,14 @@ static __always_inline struct chain_walk *stashed_walk(__u64 *tid)
 
 static __always_inline void account_stashed(__u64 kernel_found)
 {
-	__u64 now = lat_now(false);
+	__u64 now = lat_now(PFT_BODY_SETTINGS);
 	struct chain_walk *w;
 	__u64 tid;
 
 	w = stashed_walk(&tid);
 	if (!w)
 		return;
-	account_lookup_at(false, w, kernel_found, now);
+	account_lookup_at(PFT_BODY_SETTINGS, w, kernel_found, now);
 	bpf_map_delete_elem(&pending_walks, &tid);
 }
 

@@ -174,6 +174,12 @@ static struct walk_config *walk_config_of(struct target *t)
 	return cfg && size >= sizeof(*cfg) ? cfg : NULL;
 }
 
+/* --sample's fexit targets: their walks pause between slices (walk_pause) */
+static bool walks_pause(const struct target *t)
+{
+	return t->opts->duty_one_in > 1 && t->method == ATTACH_FEXIT;
+}
+
 static int set_walk_config(struct target *t, const struct kernel_facts *kf, char *err,
 			   size_t errlen)
 {
@@ -193,7 +199,7 @@ static int set_walk_config(struct target *t, const struct kernel_facts *kf, char
 	 * that starts the first slice, once every target is attached, not
 	 * from its own attach (session.c, duty_begin()).
 	 */
-	if (t->opts->duty_one_in > 1 && t->method == ATTACH_FEXIT) {
+	if (walks_pause(t)) {
 		struct walk_pause *pause;
 
 		map = bpf_object__find_map_by_name(t->obj, ".data.pause");
@@ -221,11 +227,13 @@ static void walk_config_settle(struct target *t)
 		return;
 	if (cfg->walk_off)
 		cfg->body = PFT_BODY_NONE;
-	else if (cfg->sample_every <= 1 && !cfg->count_keys && !cfg->latency && !cfg->filter &&
-		 cfg->by == PFT_BY_NONE && cfg->plain_adds)
-		cfg->body = PFT_BODY_LEAN;
-	else
+	else if (cfg->sample_every > 1 || cfg->count_keys || cfg->latency || cfg->filter ||
+		 cfg->by != PFT_BY_NONE || !cfg->plain_adds)
 		cfg->body = PFT_BODY_SETTINGS;
+	else if (walks_pause(t))
+		cfg->body = PFT_BODY_LEAN_PAUSABLE;
+	else
+		cfg->body = PFT_BODY_LEAN;
 }
 
 /* the object is loaded with bpf_object__load(), not the skeleton's
