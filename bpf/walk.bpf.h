@@ -968,6 +968,8 @@ __noinline int account_latency(__u64 now, __u64 packed)
 		return 0;
 	if (n >= PFT_LAT_NODES)
 		n = PFT_LAT_NODES - 1;
+	/* opaque here, so that clang keeps the masks below for the verifier */
+	barrier_var(n);
 	b = (__u32)(d >> (walk_config.lat_shift & 31));
 	if (b >= PFT_LAT_BUCKETS)
 		b = PFT_LAT_BUCKETS - 1;
