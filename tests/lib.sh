@@ -36,9 +36,10 @@ one_line() {
 	[ "$(grep -c . "$1")" -eq 1 ]
 }
 
-# jq_true FILE EXPR: EXPR is true for the JSON in FILE
+# jq_true FILE EXPR: EXPR is true for the JSON in FILE, which holds some
+# (jq -e alone says yes to an empty file: a run that wrote nothing)
 jq_true() {
-	jq -e "$2" "$1" >/dev/null 2>&1
+	jq -e -n 'first(inputs) | true' "$1" >/dev/null 2>&1 && jq -e "$2" "$1" >/dev/null 2>&1
 }
 
 # within_pct A B PCT: |A - B| <= PCT% of B
