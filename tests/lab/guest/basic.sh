@@ -66,6 +66,8 @@ case_ loads_probe pftrace -f avc_lookup -C loads=probe --format json -- $load
 # the counters' adds: plain where the kernel never nests a program on a
 # CPU (kprobes; fexit from 5.12), and the atomic ones -C adds=atomic keeps
 case_ adds_atomic pftrace -f avc_lookup -C adds=atomic --format json -- $load
+# the benchmark's floor: programs that run on every call and walk nothing
+case_ walk_off pftrace -f avc_lookup -C walk=off --format json -- $load
 
 # --sample-calls, --sample's duty cycle, the overhead figures and cap (production safety)
 case_ sampled pftrace --sample-calls 16 -f avc_lookup --format json -- $load
