@@ -149,7 +149,8 @@ static __always_inline void walk_faulted(struct chain_walk *w)
 	__u32 __body = walk_config.body;					\
 										\
 	__body == PFT_BODY_LEAN ? fn(PFT_BODY_LEAN, __VA_ARGS__) :		\
-	__body == PFT_BODY_LEAN_PAUSABLE ? fn(PFT_BODY_LEAN_PAUSABLE, __VA_ARGS__) :	\
+	__body == PFT_BODY_LEAN_PAUSABLE ?					\
+		fn(PFT_BODY_LEAN_PAUSABLE, __VA_ARGS__) :			\
 	__body == PFT_BODY_NONE ? 0 : fn(PFT_BODY_SETTINGS, __VA_ARGS__);	\
 })
 
