@@ -34,7 +34,6 @@ const volatile __u64 d_hash_shift_addr = 0;      /* &d_hash_shift */
 struct dentry_key {
 	__u64 parent;
 	__u64 hash_len;   /* qstr.hash_len: hash in the low 32 bits, length above */
-	__u64 hash_mask;  /* which bits of hash_len must match */
 };
 
 #define D_OFF(field) bpf_core_field_offset(struct dentry, field)
@@ -43,16 +42,36 @@ struct dentry_key {
 #define D_LEN (D_OFF(d_name.hash_len) + 8 - D_LO)
 #define D_FIELD(win, member) NODE_FIELD(win, D_LO, struct dentry, member, __u64)
 
+/*
+ * Whether PARENT (a plain integer) compares its children's names itself
+ * (DCACHE_OP_COMPARE: case-insensitive names, for one). Read only for a
+ * node of the same parent and hash but another length, where the
+ * answer decides the match: not at every call (an address-checked load
+ * and its test: 10 guest ns a dcache call, 6.12 -icount).
+ */
+static bool __always_inline parent_compares_names(__u64 parent)
+{
+#ifdef PFT_DIRECT_LOADS
+	return NODE_FIELD(KERNEL_VIEW(parent), 0, struct dentry, d_flags, __u32) &
+	       DCACHE_OP_COMPARE_FLAG;
+#else
+	return kread_u32(parent + D_OFF(d_flags)) & DCACHE_OP_COMPARE_FLAG;
+#endif
+}
+
 static bool __always_inline dentry_matches(const struct node_window *win, const void *key)
 {
 	const struct dentry_key *k = key;
 	__u64 parent = D_FIELD(win, d_parent);
 	__u64 pprev = D_FIELD(win, d_hash.pprev);
-	__u64 hash_len = D_FIELD(win, d_name.hash_len);
-
+	__u64 hash_len = D_FIELD(win, d_name.hash_len) ^ k->hash_len;
 	/* d_unhashed() is pprev == NULL: fold it in as "differs" */
-	return ((parent ^ k->parent) | ((hash_len ^ k->hash_len) & k->hash_mask) |
-		(((pprev | -pprev) >> 63) ^ 1)) == 0;
+	__u64 differs = (parent ^ k->parent) | (((pprev | -pprev) >> 63) ^ 1);
+
+	if ((differs | hash_len) == 0)
+		return true;
+	/* a parent that compares names itself matches on the hash alone */
+	return (differs | (__u32)hash_len) == 0 && parent_compares_names(k->parent);
 }
 
 DEFINE_WALK_STEP(dentry_step, PFT_END_NULL, struct dentry, d_hash, D_LO, D_LEN, dentry_matches)
@@ -85,16 +104,11 @@ static __always_inline __u64 dcache_table(__u32 *shift)
 	return *shift ? table : 0;
 }
 
-/* which bits of hash_len a node must match (struct dentry_key) */
-#define D_MATCH_HASH_LEN (~0ULL)
-#define D_MATCH_HASH 0xffffffffULL   /* a parent with DCACHE_OP_COMPARE */
-
 /* PARENT_KEY: the parent as a plain integer (ARG_SCALAR() for fexit); NAME typed when TYPED */
 static __always_inline void dcache_key(struct dentry_key *k, __u64 parent_key, __u64 name,
 				       bool typed)
 {
 	k->parent = parent_key;
-	k->hash_mask = D_MATCH_HASH_LEN;
 	/*
 	 * The verifier refuses a typed 8-byte load of the union's hash_len
 	 * ("access beyond the end of member hash": 5.10, and still 6.x for
@@ -112,12 +126,6 @@ static __always_inline void dcache_key(struct dentry_key *k, __u64 parent_key, _
 			      ARG_FIELD(typed, name, struct qstr, hash);
 }
 
-/* A parent that compares names itself matches on parent and hash alone. */
-static __always_inline bool dcache_op_compare(__u64 parent, bool typed)
-{
-	return ARG_FIELD(typed, parent, struct dentry, d_flags) & DCACHE_OP_COMPARE_FLAG;
-}
-
 static __always_inline void dcache_walk(struct chain_walk *w, const struct dentry_key *k)
 {
 	__u32 shift;
@@ -131,8 +139,8 @@ static __always_inline void dcache_walk(struct chain_walk *w, const struct dentr
 	walk_chain(w, first & ~1ULL, PFT_END_NULL, D_OFF(d_hash), dentry_step, k, sizeof(*k));
 }
 
-static __always_inline int dcache_exit(enum pft_body body, __u64 parent_key, __u64 parent,
-				       __u64 name, __u64 ret)
+static __always_inline int dcache_exit(enum pft_body body, __u64 parent_key, __u64 name,
+				       __u64 ret)
 {
 	__u64 now = lat_now(body);   /* first: the call's time ends here */
 	struct dentry_key k;
@@ -142,23 +150,11 @@ static __always_inline int dcache_exit(enum pft_body body, __u64 parent_key, __u
 		return 0;
 	dcache_key(&k, parent_key, name, true);
 	dcache_walk(&w, &k);
-	/*
-	 * Matched on hash and length first; walked again on the hash alone
-	 * only where the kernel found another entry and the parent compares
-	 * names itself (DCACHE_OP_COMPARE: __d_lookup_rcu_op_compare()). The
-	 * parent's flags are read by the rare lookup that needs them, not
-	 * by every one (an address-checked load, 10 guest ns a call).
-	 */
-	if (w.found != ret && dcache_op_compare(parent, true)) {
-		k.hash_mask = D_MATCH_HASH;
-		dcache_walk(&w, &k);
-	}
 	count_key(body, k.hash_len, 0, &w);
 	account_lookup_at(body, &w, ret, now);
 	return 0;
 }
 
-/* at entry, the kernel's verdict still to come: the parent's flags first */
 static __always_inline int dcache_entry(__u64 parent, __u64 name)
 {
 	struct dentry_key k;
@@ -167,8 +163,6 @@ static __always_inline int dcache_entry(__u64 parent, __u64 name)
 	if (!sample_this_call(PFT_BODY_SETTINGS))
 		return 0;
 	dcache_key(&k, parent, name, false);
-	if (dcache_op_compare(parent, false))
-		k.hash_mask = D_MATCH_HASH;
 	dcache_walk(&w, &k);
 	count_key(PFT_BODY_SETTINGS, k.hash_len, 0, &w);
 	stash_walk(&w);
@@ -180,7 +174,7 @@ static __always_inline int dcache_entry(__u64 parent, __u64 name)
 SEC("fexit/__d_lookup_rcu")
 int BPF_PROG(fexit_d_lookup_rcu_3, __u64 parent, __u64 name, __u64 seqp, __u64 ret)
 {
-	return WALK_AS_CONFIGURED(dcache_exit, ARG_SCALAR(ctx, 0, parent), parent, name, ret);
+	return WALK_AS_CONFIGURED(dcache_exit, ARG_SCALAR(ctx, 0, parent), name, ret);
 }
 
 SEC("fentry/__d_lookup_rcu")
@@ -207,7 +201,7 @@ int BPF_KRETPROBE(kretprobe_d_lookup_rcu, __u64 ret)
 SEC("fexit/__d_lookup")
 int BPF_PROG(fexit_d_lookup_2, __u64 parent, __u64 name, __u64 ret)
 {
-	return WALK_AS_CONFIGURED(dcache_exit, ARG_SCALAR(ctx, 0, parent), parent, name, ret);
+	return WALK_AS_CONFIGURED(dcache_exit, ARG_SCALAR(ctx, 0, parent), name, ret);
 }
 
 SEC("fentry/__d_lookup")

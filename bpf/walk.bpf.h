@@ -405,29 +405,17 @@ static __always_inline long kload_u64(__u64 addr, __u64 *v)
 
 /*
  * An fexit program's pointer argument N (VALUE, BTF-typed) as a plain
- * integer for a key. The direct build subtracts another pointer from
- * it, &walk_output, whose address it knows as an integer: one pointer
- * minus another is a plain integer to the verifier, for a program
- * loaded with CAP_PERFMON (allow_ptr_leaks), which pftrace needs
- * anyway. &walk_output's own value is read once, through as_scalar().
+ * integer for a key. The direct build loads it from the context itself
+ * (the trampoline's saved arguments, an array of words) through an
+ * untrusted view: a load the verifier allows at any offset, of a plain
+ * integer, with no branch to double what the verifier walks after it.
  * bpf_get_func_arg(), which the verifier inlines, cost 17 instructions
- * a call to this one's 7. The probe-read build calls as_scalar().
+ * a call; a pointer difference from a cached address cost 7 and a
+ * branch that doubled the dcache's verification. The probe-read build
+ * calls as_scalar().
  */
 #ifdef PFT_DIRECT_LOADS
-__u64 walk_output_at;   /* &walk_output, as an integer: set at the first call */
-
-static __always_inline __u64 ptr_as_scalar(__u64 ptr)
-{
-	__u64 base = walk_output_at, d;
-
-	if (!base)
-		base = walk_output_at = as_scalar((__u64)&walk_output);
-	/* first the difference: a pointer added to an integer stays one */
-	d = ptr - (__u64)&walk_output;
-	barrier_var(d);
-	return d + base;
-}
-#define ARG_SCALAR(ctx, n, value) ptr_as_scalar(value)
+#define ARG_SCALAR(ctx, n, value) (KERNEL_VIEW(ctx)->bits[(n)])
 #else
 #define ARG_SCALAR(ctx, n, value) as_scalar(value)
 #endif
