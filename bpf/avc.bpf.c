@@ -125,6 +125,10 @@ SEC("fexit/avc_lookup")
 int BPF_PROG(fexit_avc_lookup_4, __u64 avc, __u32 ssid, __u32 tsid,
 	     __u16 tclass, __u64 ret)
 {
+#ifdef PFT_DIRECT_LOADS
+	/* 6.2 and 6.3: the direct build tests the bucket's address's top bits, no pointer's */
+	avc = ARG_SCALAR(ctx, 0, avc);
+#endif
 	return WALK_AS_CONFIGURED(avc_fexit, avc, ssid, tsid, tclass, ret);
 }
 

@@ -29,7 +29,7 @@ char LICENSE[] SEC("license") = "GPL";
 const volatile __u64 dentry_hashtable_addr = 0;  /* &dentry_hashtable */
 const volatile __u64 d_hash_shift_addr = 0;      /* &d_hash_shift */
 
-#define DCACHE_OP_COMPARE_FLAG 0x2  /* DCACHE_OP_COMPARE, 2.6.38 to 6.19 */
+#define DCACHE_OP_COMPARE_FLAG 0x2  /* DCACHE_OP_COMPARE, 2.6.38 to 7.2 */
 
 struct dentry_key {
 	__u64 parent;
@@ -83,8 +83,9 @@ __u32 d_hash_shift_cached;
 /*
  * dentry_hashtable, and in *SHIFT d_hash_shift: read and checked once,
  * when the table's size is noted too; 0 while unreadable. The shift is
- * stored first and checked again, so that a CPU that sees the table
- * before the shift (not x86) walks nothing rather than the wrong bucket.
+ * checked again at every call: a CPU that could see the cached table
+ * before its shift (there is no barrier; not x86) faults that walk
+ * rather than walk the wrong bucket.
  */
 static __always_inline __u64 dcache_table(__u32 *shift)
 {

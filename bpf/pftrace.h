@@ -95,7 +95,7 @@ struct by_counts {
  * (readable through the object's mmaped map, whatever the recipe).
  */
 struct walk_output {
-	__u64 table_slots;          /* bucket count the walks used */
+	__u64 table_slots;          /* bucket count the walks use (the AVC's: set by the loader) */
 };
 
 /* What the loader switches while the programs run (--sample's slices). */

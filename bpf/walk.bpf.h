@@ -143,7 +143,8 @@ static __always_inline void walk_faulted(struct chain_walk *w)
 
 /*
  * An exit program's body, FN(body, ...), as the loader chose it: the
- * floor (-C walk=off) returns after this one load.
+ * floor (-C walk=off) returns after this load, and whichever loads of
+ * the arguments the compiler put before it.
  */
 #define WALK_AS_CONFIGURED(fn, ...) ({						\
 	__u32 __body = walk_config.body;					\

@@ -32,12 +32,14 @@ echo "=== VALUE nr_dentry_after $(awk '{ print $1 }' /proc/sys/fs/dentry-state)"
 # dcache, a parent with DCACHE_OP_COMPARE: a casefolded tmpfs directory
 # (6.13+). The name looked up is the file's own, uppercase and in another
 # Unicode normalization: the same hash, another length. The kernel finds
-# it; a walk that matched on hash and length alone would not.
+# it; a walk that matched on hash and length alone would not. From inside
+# the directory, so that each stat looks up that one name and no other.
 if mkdir -p /tmp/cf && mount -t tmpfs -o casefold tmpfs /tmp/cf 2>/dev/null; then
 	mkdir /tmp/cf/d && casefold-dir /tmp/cf/d && touch "/tmp/cf/d/$(printf 'caf\303\251')" &&
 		echo "=== VALUE casefold 1"
-	case_ casefold pftrace -f __d_lookup_rcu --format json -- \
-		path-stat "/tmp/cf/d/$(printf 'CAFE\314\201')" 2000
+	cd /tmp/cf/d
+	case_ casefold pftrace -f __d_lookup_rcu --format json -- path-stat "$(printf 'CAFE\314\201')" 2000
+	cd /
 fi
 
 # the kprobe path of every recipe
