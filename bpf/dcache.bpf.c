@@ -46,8 +46,8 @@ struct dentry_key {
  * Whether PARENT (a plain integer) compares its children's names itself
  * (DCACHE_OP_COMPARE: case-insensitive names, for one). Read only for a
  * node of the same parent and hash but another length, where the
- * answer decides the match: not at every call (an address-checked load
- * and its test: 10 guest ns a dcache call, 6.12 -icount).
+ * answer decides the match. Read at every call, as it was, it cost a
+ * dcache call 22 guest ns more (6.12 -icount).
  */
 static bool __always_inline parent_compares_names(__u64 parent)
 {

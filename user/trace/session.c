@@ -174,8 +174,11 @@ static struct walk_config *walk_config_of(struct target *t)
 	return cfg && size >= sizeof(*cfg) ? cfg : NULL;
 }
 
-/* --sample's fexit targets: their walks pause between slices (walk_pause) */
-static bool walks_pause(const struct target *t)
+/*
+ * --sample's fexit targets: attached one slice in N, their walks paused
+ * between slices (walk_pause). Their opts are the session's.
+ */
+static bool duty_cycled(const struct target *t)
 {
 	return t->opts->duty_one_in > 1 && t->method == ATTACH_FEXIT;
 }
@@ -199,7 +202,7 @@ static int set_walk_config(struct target *t, const struct kernel_facts *kf, char
 	 * that starts the first slice, once every target is attached, not
 	 * from its own attach (session.c, duty_begin()).
 	 */
-	if (walks_pause(t)) {
+	if (duty_cycled(t)) {
 		struct walk_pause *pause;
 
 		map = bpf_object__find_map_by_name(t->obj, ".data.pause");
@@ -230,7 +233,7 @@ static void walk_config_settle(struct target *t)
 	else if (cfg->sample_every > 1 || cfg->count_keys || cfg->latency || cfg->filter ||
 		 cfg->by != PFT_BY_NONE || !cfg->plain_adds)
 		cfg->body = PFT_BODY_SETTINGS;
-	else if (walks_pause(t))
+	else if (duty_cycled(t))
 		cfg->body = PFT_BODY_LEAN_PAUSABLE;
 	else
 		cfg->body = PFT_BODY_LEAN;
@@ -509,10 +512,6 @@ static bool duty_cycling(const struct session *s)
 	return s->opts->duty_one_in > 1;
 }
 
-static bool duty_cycled(const struct session *s, const struct target *t)
-{
-	return duty_cycling(s) && t->method == ATTACH_FEXIT;
-}
 
 static bool pause_cycled(struct session *s, bool paused);
 
@@ -534,7 +533,7 @@ static __u64 run_time_ns(const struct session *s, bool cycled_only)
 	int i;
 
 	for (i = 0; i < s->ntargets; i++) {
-		if (cycled_only && !duty_cycled(s, &s->targets[i]))
+		if (cycled_only && !duty_cycled(&s->targets[i]))
 			continue;
 		read_overhead(&s->targets[i], &ns, &runs, &misses);
 		total += ns;
@@ -577,7 +576,7 @@ static void detach_cycled(struct session *s)
 	int i;
 
 	for (i = 0; i < s->ntargets; i++)
-		if (duty_cycled(s, &s->targets[i]))
+		if (duty_cycled(&s->targets[i]))
 			target_detach(&s->targets[i]);
 }
 
@@ -598,7 +597,7 @@ static bool pause_cycled(struct session *s, bool paused)
 	for (i = 0; i < s->ntargets; i++) {
 		struct bpf_map *map;
 
-		if (!duty_cycled(s, &s->targets[i]))
+		if (!duty_cycled(&s->targets[i]))
 			continue;
 		map = bpf_object__find_map_by_name(s->targets[i].obj, ".data.pause");
 		if (!map || bpf_map_update_elem(bpf_map__fd(map), &zero, &ctl, BPF_ANY)) {
@@ -676,7 +675,7 @@ static bool duty_switch(struct session *s, double *next)
 	cpu0 = thread_cpu_s();
 	if (!s->duty.stays_attached) {
 		for (i = 0; i < s->ntargets; i++) {
-			if (duty_cycled(s, &s->targets[i]) &&
+			if (duty_cycled(&s->targets[i]) &&
 			    target_attach(&s->targets[i], err, sizeof(err))) {
 				fprintf(stderr, "pftrace: --sample: %s; stopped\n", err);
 				return false;
@@ -797,7 +796,7 @@ static void fill_target_report(struct target_report *tr, const struct session *s
 	tr->plan_note = t->plan_note;
 	tr->detail = t->detail;
 	tr->sample_every = t->opts->sample_every;
-	if (duty_cycled(s, t))
+	if (duty_cycled(t))
 		tr->duty = *duty;
 	tr->iterator = t->recipe->iterator;
 	tr->chain_end = t->recipe->chain_end;
@@ -1354,8 +1353,8 @@ static void wait_for_end(struct session *s)
 		bool any = false;
 
 		for (i = 0; i < s->ntargets; i++) {
-			any |= duty_cycled(s, &s->targets[i]);
-			if (!duty_cycled(s, &s->targets[i]))
+			any |= duty_cycled(&s->targets[i]);
+			if (!duty_cycled(&s->targets[i]))
 				fprintf(stderr, "pftrace: --sample: %s is traced by kprobes, which stay "
 					"attached (a kretprobe attached afresh each slice misses returns); "
 					"its counts are whole\n", s->targets[i].recipe->traced);
