@@ -31,8 +31,8 @@ const volatile bool avc_cache_is_arg = false;
 const volatile __u64 avc_global_addr = 0;
 /* 6.4+: &selinux_avc.avc_cache.slots[0], which the loader computes once */
 const volatile __u64 avc_slots_addr = 0;
-const volatile __u32 avc_slots = 512;
-const volatile __u32 avc_hash = PFT_AVC_HASH_XOR;
+const volatile __u32 avc_slots = 512;   /* for snapshots */
+const volatile __u32 avc_bucket_rule = 511;   /* avc.h: mask | PFT_AVC_RULE_MURMUR3 */
 /* struct avc_entry keeps tsid right after ssid (the loader reads its BTF) */
 const volatile bool avc_key_pair = false;
 
@@ -44,9 +44,10 @@ struct avc_key {
 
 static __always_inline __u32 avc_bucket(const struct avc_key *k)
 {
-	__u32 mask = avc_slots - 1;
+	const __u32 rule = avc_bucket_rule;
+	const __u32 mask = rule & (PFT_AVC_RULE_MURMUR3 - 1);
 
-	if (avc_hash == PFT_AVC_HASH_MURMUR3)
+	if (rule >= PFT_AVC_RULE_MURMUR3)   /* a compare, which leaves nothing once dropped */
 		return av_hash_murmur3(k->ssid, k->tsid, k->tclass) & mask;
 	return av_hash_xor(k->ssid, k->tsid, k->tclass) & mask;
 }
@@ -68,13 +69,20 @@ static bool __always_inline avc_node_matches(const struct node_window *win, cons
 	 * (struct avc_key: ssid, then tsid). The loader's flag says so: a
 	 * test of CO-RE offsets here would leave its arithmetic behind at
 	 * every node, once the verifier had dropped the branch not taken.
+	 * The direct build has no test at all (the flag's load, 2 x86
+	 * instructions a node): the loader takes it only where they pair
+	 * (avc_key_pair(), the recipe's direct_layout).
 	 */
+#ifndef PFT_DIRECT_LOADS
 	if (avc_key_pair)
+#endif
 		return ((AVC_FIELD(win, ae.ssid, __u64) ^ kw[0]) |
 			(AVC_FIELD(win, ae.tclass, __u16) ^ k->tclass)) == 0;
+#ifndef PFT_DIRECT_LOADS
 	return ((AVC_FIELD(win, ae.ssid, __u32) ^ k->ssid) |
 		(AVC_FIELD(win, ae.tclass, __u16) ^ k->tclass) |
 		(AVC_FIELD(win, ae.tsid, __u32) ^ k->tsid)) == 0;
+#endif
 }
 
 DEFINE_WALK_STEP(avc_step, PFT_END_NULL, struct avc_node, list, 0, AVC_OFF(list) + 8,
@@ -122,20 +130,20 @@ static __always_inline int avc_fexit(enum pft_body body, __u64 avc, __u32 ssid, 
  * BTF-typed pointers).
  */
 SEC("fexit/avc_lookup")
-int BPF_PROG(fexit_avc_lookup_4, __u64 avc, __u32 ssid, __u32 tsid,
-	     __u16 tclass, __u64 ret)
+int WALK_EXIT_PROG(fexit_avc_lookup_4, __u64 avc, __u32 ssid, __u32 tsid,
+		   __u16 tclass, __u64 ret)
 {
 #ifdef PFT_DIRECT_LOADS
 	/* 6.2 and 6.3: the direct build tests the bucket's address's top bits, no pointer's */
 	avc = ARG_SCALAR(ctx, 0, avc);
 #endif
-	return WALK_AS_CONFIGURED(avc_fexit, avc, ssid, tsid, tclass, ret);
+	return avc_fexit(body, avc, ssid, tsid, tclass, ret);
 }
 
 SEC("fexit/avc_lookup")
-int BPF_PROG(fexit_avc_lookup_3, __u32 ssid, __u32 tsid, __u16 tclass, __u64 ret)
+int WALK_EXIT_PROG(fexit_avc_lookup_3, __u32 ssid, __u32 tsid, __u16 tclass, __u64 ret)
 {
-	return WALK_AS_CONFIGURED(avc_fexit, 0, ssid, tsid, tclass, ret);
+	return avc_fexit(body, 0, ssid, tsid, tclass, ret);
 }
 
 SEC("fentry/avc_lookup")

@@ -9,4 +9,11 @@ enum pft_avc_hash {
 	PFT_AVC_HASH_MURMUR3 = 1,   /* 6.19+: av_hash(), MurmurHash3-based */
 };
 
+/*
+ * The bucket rule (rodata "avc_bucket_rule"): the mask, slots - 1, with
+ * this bit set for the MurmurHash3 function. One word, so that a call
+ * loads one setting to find its bucket, not two.
+ */
+#define PFT_AVC_RULE_MURMUR3 (1U << 30)
+
 #endif

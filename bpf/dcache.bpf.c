@@ -62,47 +62,51 @@ static bool __always_inline parent_compares_names(__u64 parent)
 static bool __always_inline dentry_matches(const struct node_window *win, const void *key)
 {
 	const struct dentry_key *k = key;
-	__u64 parent = D_FIELD(win, d_parent);
-	__u64 pprev = D_FIELD(win, d_hash.pprev);
+	__u64 differs = D_FIELD(win, d_parent) ^ k->parent;
 	__u64 hash_len = D_FIELD(win, d_name.hash_len) ^ k->hash_len;
-	/* d_unhashed() is pprev == NULL: fold it in as "differs" */
-	__u64 differs = (parent ^ k->parent) | (((pprev | -pprev) >> 63) ^ 1);
 
+	/*
+	 * d_unhashed() (pprev == NULL) is read only at a node that would
+	 * match: a node of another name costs no load of it.
+	 */
 	if ((differs | hash_len) == 0)
-		return true;
+		return D_FIELD(win, d_hash.pprev) != 0;
 	/* a parent that compares names itself matches on the hash alone */
-	return (differs | (__u32)hash_len) == 0 && parent_compares_names(k->parent);
+	return (differs | (__u32)hash_len) == 0 && D_FIELD(win, d_hash.pprev) != 0 &&
+	       parent_compares_names(k->parent);
 }
 
 DEFINE_WALK_STEP(dentry_step, PFT_END_NULL, struct dentry, d_hash, D_LO, D_LEN, dentry_matches)
 
-/* __ro_after_init: read on first use */
-__u64 dentry_hashtable_cached;
-__u32 d_hash_shift_cached;
+/*
+ * dentry_hashtable | d_hash_shift, both __ro_after_init: read on first
+ * use, and kept in one word, so that a call loads one value and no CPU
+ * can see the table without its shift. The table is page-aligned
+ * (alloc_large_system_hash()), which leaves the low bits to the shift.
+ */
+__u64 dcache_table_shift;
+#define DCACHE_SHIFT_BITS 31ULL
 
 /*
- * dentry_hashtable, and in *SHIFT d_hash_shift: read and checked once,
- * when the table's size is noted too; 0 while unreadable. The shift is
- * checked again at every call: a CPU that could see the cached table
- * before its shift (there is no barrier; not x86) faults that walk
- * rather than walk the wrong bucket.
+ * dentry_hashtable | d_hash_shift (dcache_table_shift): read and
+ * checked once, when the table's size is noted too; 0 while unreadable.
  */
-static __always_inline __u64 dcache_table(__u32 *shift)
+static __always_inline __u64 dcache_table(void)
 {
-	__u64 table = dentry_hashtable_cached;
+	__u64 cached = dcache_table_shift;
+	__u64 table;
 	__u32 s;
 
-	if (!table) {
+	if (!cached) {
 		s = kread_u32(d_hash_shift_addr);
 		table = kread_u64(dentry_hashtable_addr);
-		if (!table || s == 0 || s >= 32)
+		if (!table || (table & DCACHE_SHIFT_BITS) || s == 0 || s >= 32)
 			return 0;
 		note_table_slots(1ULL << (32 - s));
-		d_hash_shift_cached = s;
-		dentry_hashtable_cached = table;
+		cached = table | s;
+		dcache_table_shift = cached;
 	}
-	*shift = d_hash_shift_cached & 31;
-	return *shift ? table : 0;
+	return cached;
 }
 
 /* PARENT_KEY: the parent as a plain integer (ARG_SCALAR() for fexit); NAME typed when TYPED */
@@ -129,14 +133,15 @@ static __always_inline void dcache_key(struct dentry_key *k, __u64 parent_key, _
 
 static __always_inline void dcache_walk(struct chain_walk *w, const struct dentry_key *k)
 {
-	__u32 shift;
-	__u64 table = dcache_table(&shift), first;
+	__u64 table = dcache_table(), first;
 
 	if (!table) {
 		walk_faulted(w);
 		return;
 	}
-	kload_u64(table + ((__u32)k->hash_len >> shift) * sizeof(struct hlist_bl_head), &first);
+	kload_u64((table & ~DCACHE_SHIFT_BITS) +
+		  ((__u32)k->hash_len >> (table & DCACHE_SHIFT_BITS)) * sizeof(struct hlist_bl_head),
+		  &first);
 	walk_chain(w, first & ~1ULL, PFT_END_NULL, D_OFF(d_hash), dentry_step, k, sizeof(*k));
 }
 
@@ -173,9 +178,9 @@ static __always_inline int dcache_entry(__u64 parent, __u64 name)
 
 /* __d_lookup_rcu(parent, name, seqp): RCU path walk */
 SEC("fexit/__d_lookup_rcu")
-int BPF_PROG(fexit_d_lookup_rcu_3, __u64 parent, __u64 name, __u64 seqp, __u64 ret)
+int WALK_EXIT_PROG(fexit_d_lookup_rcu_3, __u64 parent, __u64 name, __u64 seqp, __u64 ret)
 {
-	return WALK_AS_CONFIGURED(dcache_exit, ARG_SCALAR(ctx, 0, parent), name, ret);
+	return dcache_exit(body, ARG_SCALAR(ctx, 0, parent), name, ret);
 }
 
 SEC("fentry/__d_lookup_rcu")
@@ -200,9 +205,9 @@ int BPF_KRETPROBE(kretprobe_d_lookup_rcu, __u64 ret)
 
 /* __d_lookup(parent, name): ref walk, when RCU walk had to give up */
 SEC("fexit/__d_lookup")
-int BPF_PROG(fexit_d_lookup_2, __u64 parent, __u64 name, __u64 ret)
+int WALK_EXIT_PROG(fexit_d_lookup_2, __u64 parent, __u64 name, __u64 ret)
 {
-	return WALK_AS_CONFIGURED(dcache_exit, ARG_SCALAR(ctx, 0, parent), name, ret);
+	return dcache_exit(body, ARG_SCALAR(ctx, 0, parent), name, ret);
 }
 
 SEC("fentry/__d_lookup")

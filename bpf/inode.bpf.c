@@ -94,23 +94,23 @@ static __always_inline int inode_exit(enum pft_body body, __u64 sb, __u64 head, 
 }
 
 SEC("fexit/find_inode_fast")
-int BPF_PROG(fexit_find_inode_fast_3, __u64 sb, __u64 head, __u64 ino, __u64 ret)
+int WALK_EXIT_PROG(fexit_find_inode_fast_3, __u64 sb, __u64 head, __u64 ino, __u64 ret)
 {
-	return WALK_AS_CONFIGURED(inode_exit, ARG_SCALAR(ctx, 0, sb), head, ino, ret);
+	return inode_exit(body, ARG_SCALAR(ctx, 0, sb), head, ino, ret);
 }
 
 SEC("fexit/find_inode_fast")
-int BPF_PROG(fexit_find_inode_fast_4, __u64 sb, __u64 head, __u64 ino, __u64 locked,
-	     __u64 ret)
+int WALK_EXIT_PROG(fexit_find_inode_fast_4, __u64 sb, __u64 head, __u64 ino, __u64 locked,
+		   __u64 ret)
 {
-	return WALK_AS_CONFIGURED(inode_exit, ARG_SCALAR(ctx, 0, sb), head, ino, ret);
+	return inode_exit(body, ARG_SCALAR(ctx, 0, sb), head, ino, ret);
 }
 
 SEC("fexit/find_inode_fast")
-int BPF_PROG(fexit_find_inode_fast_5, __u64 sb, __u64 head, __u64 ino, __u64 locked,
-	     __u64 isnew, __u64 ret)
+int WALK_EXIT_PROG(fexit_find_inode_fast_5, __u64 sb, __u64 head, __u64 ino, __u64 locked,
+		   __u64 isnew, __u64 ret)
 {
-	return WALK_AS_CONFIGURED(inode_exit, ARG_SCALAR(ctx, 0, sb), head, ino, ret);
+	return inode_exit(body, ARG_SCALAR(ctx, 0, sb), head, ino, ret);
 }
 
 SEC("fentry/find_inode_fast")

@@ -99,10 +99,9 @@ static __always_inline int mount_exit(enum pft_body body, __u64 mnt, __u64 dentr
 }
 
 SEC("fexit/__lookup_mnt")
-int BPF_PROG(fexit_lookup_mnt_2, __u64 mnt, __u64 dentry, __u64 ret)
+int WALK_EXIT_PROG(fexit_lookup_mnt_2, __u64 mnt, __u64 dentry, __u64 ret)
 {
-	return WALK_AS_CONFIGURED(mount_exit, ARG_SCALAR(ctx, 0, mnt), ARG_SCALAR(ctx, 1, dentry),
-				  ret);
+	return mount_exit(body, ARG_SCALAR(ctx, 0, mnt), ARG_SCALAR(ctx, 1, dentry), ret);
 }
 
 SEC("fentry/__lookup_mnt")

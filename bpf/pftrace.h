@@ -50,7 +50,7 @@ struct walk_config {
 };
 
 /*
- * The body an exit program runs (walk.bpf.h, WALK_AS_CONFIGURED), as the
+ * The body an exit program runs (walk.bpf.h, WALK_EXIT_PROG), as the
  * loader chooses from the settings above once they are all known.
  */
 enum pft_body {

@@ -111,20 +111,19 @@ static __always_inline int tcp_exit(enum pft_body body, __u64 net_key, __u64 net
 
 /* (net, hashinfo, saddr, sport, daddr, hnum, dif, sdif): up to 6.18 */
 SEC("fexit/__inet_lookup_established")
-int BPF_PROG(fexit_inet_lookup_established_8, __u64 net, __u64 hashinfo, __u32 saddr,
-	     __u16 sport, __u32 daddr, __u16 hnum, int dif, int sdif, __u64 ret)
+int WALK_EXIT_PROG(fexit_inet_lookup_established_8, __u64 net, __u64 hashinfo, __u32 saddr,
+		   __u16 sport, __u32 daddr, __u16 hnum, int dif, int sdif, __u64 ret)
 {
-	return WALK_AS_CONFIGURED(tcp_exit, ARG_SCALAR(ctx, 0, net), net, hashinfo, saddr, sport,
-				  daddr, hnum, ret);
+	return tcp_exit(body, ARG_SCALAR(ctx, 0, net), net, hashinfo, saddr, sport, daddr, hnum,
+			ret);
 }
 
 /* (net, saddr, sport, daddr, hnum, dif, sdif): 6.19 */
 SEC("fexit/__inet_lookup_established")
-int BPF_PROG(fexit_inet_lookup_established_7, __u64 net, __u32 saddr, __u16 sport,
-	     __u32 daddr, __u16 hnum, int dif, int sdif, __u64 ret)
+int WALK_EXIT_PROG(fexit_inet_lookup_established_7, __u64 net, __u32 saddr, __u16 sport,
+		   __u32 daddr, __u16 hnum, int dif, int sdif, __u64 ret)
 {
-	return WALK_AS_CONFIGURED(tcp_exit, ARG_SCALAR(ctx, 0, net), net, 0, saddr, sport, daddr,
-				  hnum, ret);
+	return tcp_exit(body, ARG_SCALAR(ctx, 0, net), net, 0, saddr, sport, daddr, hnum, ret);
 }
 
 const volatile __u32 tcp_nparams = 8;

@@ -126,7 +126,7 @@ static __always_inline void walk_faulted(struct chain_walk *w)
  * at its default (no --sample-calls, filter, --by, --snapshot key
  * counts or --latency, not the floor, and plain adds), and the exit
  * programs then run a copy compiled for those defaults
- * (WALK_AS_CONFIGURED). The verifier drops the test of a read-only
+ * (WALK_EXIT_PROG). The verifier drops the test of a read-only
  * setting, but not its load: about a dozen x86 instructions a call,
  * which a lean copy does not have. Only the copy chosen is verified.
  */
@@ -142,18 +142,38 @@ static __always_inline void walk_faulted(struct chain_walk *w)
 #define PAUSABLE(body) ((body) != PFT_BODY_LEAN)
 
 /*
- * An exit program's body, FN(body, ...), as the loader chose it: the
- * floor (-C walk=off) returns after this load, and whichever loads of
- * the arguments the compiler put before it.
+ * An exit program, as BPF_PROG() declares one, whose body runs as the
+ * loader chose it (BODY, a constant in each inlined copy):
+ *
+ *	SEC("fexit/f") int WALK_EXIT_PROG(name, __u64 a, __u64 ret) { ... body ... }
+ *
+ * The floor (-C walk=off) returns after one load, before any argument
+ * is read: the barrier keeps the compiler from loading one, or spilling
+ * it, ahead of the test (it did, and the floor cost 4 guest ns a call
+ * more than an empty program's).
  */
-#define WALK_AS_CONFIGURED(fn, ...) ({						\
-	__u32 __body = walk_config.body;					\
+#define WALK_EXIT_PROG(name, args...)						\
+name(unsigned long long *ctx);							\
+static __always_inline int ____##name(enum pft_body body, unsigned long long *ctx, \
+				       ##args);					\
+int name(unsigned long long *ctx)						\
+{										\
+	const __u32 body = walk_config.body;					\
 										\
-	__body == PFT_BODY_LEAN ? fn(PFT_BODY_LEAN, __VA_ARGS__) :		\
-	__body == PFT_BODY_LEAN_PAUSABLE ?					\
-		fn(PFT_BODY_LEAN_PAUSABLE, __VA_ARGS__) :			\
-	__body == PFT_BODY_NONE ? 0 : fn(PFT_BODY_SETTINGS, __VA_ARGS__);	\
-})
+	if (body == PFT_BODY_NONE)						\
+		return 0;							\
+	barrier();								\
+	_Pragma("GCC diagnostic push")						\
+	_Pragma("GCC diagnostic ignored \"-Wint-conversion\"")		\
+	if (body == PFT_BODY_LEAN)						\
+		return ____##name(PFT_BODY_LEAN, ___bpf_ctx_cast(args));	\
+	if (body == PFT_BODY_LEAN_PAUSABLE)					\
+		return ____##name(PFT_BODY_LEAN_PAUSABLE,			\
+				  ___bpf_ctx_cast(args));			\
+	return ____##name(PFT_BODY_SETTINGS, ___bpf_ctx_cast(args));	\
+	_Pragma("GCC diagnostic pop")						\
+}										\
+static __always_inline int ____##name(enum pft_body body, unsigned long long *ctx, ##args)
 
 /* Counters in maps shared by every CPU (by_counts, key_counts): atomic. */
 #define shared_add(field, n) __sync_fetch_and_add(&(field), (n))
@@ -375,11 +395,14 @@ struct cpumask___window {
 
 #ifdef PFT_DIRECT_LOADS
 /*
- * ADDR (a kernel address: check STEP_TAG first) as a pointer the program
- * loads from directly. The loads are fault-safe: one of an unmapped
- * address reads 0 rather than fail, so a walk sees a chain end there,
- * and the self-check, which compares each walk's result with the
- * kernel's, is what would show it.
+ * ADDR as a pointer the program loads from directly. The loads are
+ * fault-safe, whatever the address: the JIT reads 0 from a user-space
+ * one without touching it, and a load that faults reads 0 (an
+ * exception-table entry), so a walk sees a chain's end there, and the
+ * self-check, which compares each walk's result with the kernel's, is
+ * what would show it. The direct build therefore tests no address
+ * before a load (a test and its branch cost 4 x86 instructions a node)
+ * and counts no read fault: it cannot tell one.
  */
 #define KERNEL_VIEW(addr)							\
 	((const struct cpumask___window *)bpf_rdonly_cast((void *)(addr),	\
@@ -393,13 +416,11 @@ struct cpumask___window {
  */
 static __always_inline long kload_u64(__u64 addr, __u64 *v)
 {
-	*v = 0;
 #ifdef PFT_DIRECT_LOADS
-	if (STEP_TAG(addr) != 3)   /* not a kernel address */
-		return -14;        /* -EFAULT, as the probe read says */
 	*v = KERNEL_VIEW(addr)->bits[0];
 	return 0;
 #else
+	*v = 0;
 	return bpf_probe_read_kernel(v, sizeof(*v), (void *)addr);
 #endif
 }
@@ -429,10 +450,10 @@ static __always_inline long kload_u64(__u64 addr, __u64 *v)
  * verified for the dcache on 6.12, 516 ms of start-up under QEMU).
  *
  * The result is one tagged word: the next pointer (a kernel address, top
- * bits 11) or the chain's end (0, or a nulls marker: top bits 00) when
- * the entry does not match; STEP_HIT, with bit 0 set when the hit node
- * was the last, when it does; STEP_FAULT when the window is unreadable
- * or its next pointer is neither an end nor a kernel address.
+ * bits 11) or 0 at the chain's end when the entry does not match;
+ * STEP_HIT, with bit 0 set when the hit node was the last, when it
+ * does; STEP_FAULT (the probe-read build's) when the window is
+ * unreadable or its next pointer is neither an end nor a kernel address.
  */
 
 /* What the visit of one node found, and so how a walk ends. */
@@ -441,7 +462,7 @@ enum node_kind {
 	NODE_END,           /* no match, and the chain ends here */
 	NODE_HIT,           /* a match, with nodes after it */
 	NODE_HIT_LAST,      /* a match on the chain's last node */
-	NODE_FAULT,         /* unreadable, or a next pointer neither an end nor a kernel address */
+	NODE_FAULT,         /* (probe reads) unreadable, or a next neither an end nor a kernel address */
 	NODE_TRUNCATED,     /* (a walk only) PFT_MAX_WALK nodes, and the chain goes on */
 };
 
@@ -451,17 +472,26 @@ static __always_inline enum node_kind node_visit(const struct node_window *win,
 						 node_next_fn next_of, node_match_fn match,
 						 const void *key, __u64 *next)
 {
+	bool last;
+
 #ifdef PFT_DIRECT_LOADS
 	*next = next_of(win);
+	/*
+	 * A next pointer that is no kernel address ends the chain, as an
+	 * unreadable entry does (KERNEL_VIEW): a step's tagged word must
+	 * not carry it. NULL is one.
+	 */
+	last = STEP_TAG(*next) != 3 || (end == PFT_END_NULLS && (*next & 1));
 #else
 	/* the list node's offset, which the step has already: next is its first member */
 	*next = WIN(win, lo, __u64, link);
-#endif
 	if (!chain_at_end(*next, end) && STEP_TAG(*next) != 3)
 		return NODE_FAULT;
+	last = chain_at_end(*next, end);
+#endif
 	if (match(win, key))
-		return chain_at_end(*next, end) ? NODE_HIT_LAST : NODE_HIT;
-	return chain_at_end(*next, end) ? NODE_END : NODE_NEXT;
+		return last ? NODE_HIT_LAST : NODE_HIT;
+	return last ? NODE_END : NODE_NEXT;
 }
 
 /* A visit as the tagged word a step returns, and back. */
@@ -471,7 +501,9 @@ static __always_inline __u64 step_word(enum node_kind kind, __u64 next)
 		return STEP_FAULT;
 	if (kind == NODE_HIT || kind == NODE_HIT_LAST)
 		return STEP_HIT | (kind == NODE_HIT_LAST);
-	return next;   /* a kernel address (top bits 11), or the chain's end (00) */
+	if (kind == NODE_END)
+		return 0;
+	return next;   /* a kernel address: top bits 11 */
 }
 
 static __always_inline enum node_kind step_kind(__u64 v)
@@ -501,12 +533,8 @@ static __always_inline enum node_kind visit_direct(__u64 pos, enum pft_chain_end
 						   node_match_fn match, const void *key,
 						   __u64 *next)
 {
-	__u64 entry = pos - link;
-
-	if (STEP_TAG(entry) != 3)   /* not a kernel address */
-		return NODE_FAULT;
-	return node_visit((const struct node_window *)KERNEL_VIEW(entry), end, link, 0, next_of,
-			  match, key, next);
+	return node_visit((const struct node_window *)KERNEL_VIEW(pos - link), end, link, 0,
+			  next_of, match, key, next);
 }
 #endif
 
@@ -712,25 +740,29 @@ __noinline int account_walk(__u64 packed)
 }
 
 /*
- * Zero, in .bss, which nothing writes: to the verifier an unknown, since
- * the map holding it is writable. account_agreed() adds it to its key.
- * From 6.14 the verifier tracks a constant key of an array's lookup
- * exactly (to drop the NULL check), and at each of the walk's exits the
- * key is a constant: the AVC's program took 32,369 instructions to
- * verify on 6.19 and 7.2, against 4,098 on 6.12.
- */
-__u32 agreed_key_zero;
-
-/*
  * A lookup whose walk found what the kernel found: one add, inline, by
  * how the walk ended and the nodes it visited. Through a map key rather
- * than an index into a map value, which the verifier would also track
+ * than an index into a map value, which the verifier would track
  * exactly. The lookup of a per-CPU array is inlined where the JIT has
  * per-CPU instructions (6.10+ on x86); a helper call before.
+ *
+ * The key is the result word itself, stored whole: its low 32 bits, the
+ * first four bytes on a little-endian machine, are WALK_KEY(). From
+ * 6.14 the verifier tracks a constant key of an array's lookup exactly
+ * (to drop the NULL check), and at each of the walk's exits the key is
+ * a constant: tracked, the AVC's program took 32,369 instructions to
+ * verify on 6.19 and 7.2, against 4,098 on 6.12. It tracks only a key
+ * stored with the key's own size, so an 8-byte store is never tracked,
+ * and costs nothing (an OR with a zero from .bss, which this replaced,
+ * cost 3 x86 instructions a call).
  */
 static __always_inline void account_agreed(enum pft_body body, __u64 result)
 {
-	__u32 key = WALK_KEY(result) | agreed_key_zero;
+#if __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+	__u64 key = result;
+#else
+	__u64 key = result << 32;
+#endif
 	__u64 *n = bpf_map_lookup_elem(&agreed_walks, &key);
 
 	if (n)

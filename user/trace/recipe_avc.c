@@ -51,6 +51,14 @@ static enum pft_avc_hash avc_hash_for(const struct kernel_facts *kf,
 	return kf->version >= PFT_KVER(6, 19) ? PFT_AVC_HASH_MURMUR3 : PFT_AVC_HASH_XOR;
 }
 
+/* struct avc_entry (an avc_node's "ae") keeps tsid right after ssid: one load reads both */
+static bool avc_key_pair(const struct kernel_facts *kf)
+{
+	long ssid = btf_member_offset(kf->btf, "avc_entry", "ssid");
+
+	return ssid >= 0 && btf_member_offset(kf->btf, "avc_entry", "tsid") == ssid + 4;
+}
+
 static int avc_configure(struct target *t, const struct kernel_facts *kf,
 			 char *err, size_t errlen)
 {
@@ -58,7 +66,8 @@ static int avc_configure(struct target *t, const struct kernel_facts *kf,
 	char names[8][32], layout[160];
 	const char *structs[8];
 	unsigned long addr = 0;
-	long slots, ssid, cache_off, slots_off;
+	long slots, cache_off, slots_off;
+	enum pft_avc_hash hash;
 	int n, rc;
 
 	n = btf_func_params(kf->btf, "avc_lookup", names, structs, 8);
@@ -87,20 +96,20 @@ static int avc_configure(struct target *t, const struct kernel_facts *kf,
 	}
 
 	slots = btf_array_member_len(kf->btf, "avc_cache", "slots");
-	if (slots <= 0 || (slots & (slots - 1))) {
+	/* the mask shares its word with the hash's bit (avc.h) */
+	if (slots <= 0 || (slots & (slots - 1)) || slots > PFT_AVC_RULE_MURMUR3) {
 		snprintf(err, errlen, "avc_lookup: struct avc_cache.slots has %ld entries "
-			 "per BTF; expected a power of two", slots);
+			 "per BTF; expected a power of two up to 2^30", slots);
 		return -EINVAL;
 	}
 	skel->rodata->avc_slots = (__u32)slots;
 	/* what the walks use, whether or not one runs: no note at every call */
 	skel->data_walk->walk_output.table_slots = (__u64)slots;
-	/* struct avc_node's "ae" is a struct avc_entry (security/selinux/avc.c) */
-	ssid = btf_member_offset(kf->btf, "avc_entry", "ssid");
-	skel->rodata->avc_key_pair = ssid >= 0 && btf_member_offset(kf->btf, "avc_entry", "tsid") ==
-						    ssid + 4;
-	skel->rodata->avc_hash = avc_hash_for(kf, t->opts);
-	t->table_hash = skel->rodata->avc_hash == PFT_AVC_HASH_MURMUR3 ? "murmur3" : "xor";
+	skel->rodata->avc_key_pair = avc_key_pair(kf);
+	hash = avc_hash_for(kf, t->opts);
+	skel->rodata->avc_bucket_rule = (__u32)(slots - 1) |
+					(hash == PFT_AVC_HASH_MURMUR3 ? PFT_AVC_RULE_MURMUR3 : 0);
+	t->table_hash = hash == PFT_AVC_HASH_MURMUR3 ? "murmur3" : "xor";
 
 	if (n == 4)
 		snprintf(layout, sizeof(layout), "avc_lookup(%s, %s, %s, %s)",
@@ -109,7 +118,7 @@ static int avc_configure(struct target *t, const struct kernel_facts *kf,
 		snprintf(layout, sizeof(layout), "avc_lookup(%s, %s, %s), cache at selinux_avc",
 			 names[0], names[1], names[2]);
 	snprintf(t->detail, sizeof(t->detail), "%s, %ld slots, %s bucket hash%s", layout,
-		 slots, skel->rodata->avc_hash == PFT_AVC_HASH_MURMUR3 ? "murmur3" : "xor",
+		 slots, t->table_hash,
 		 skel->rodata->avc_key_pair ? ", ssid and tsid matched in one load" : "");
 	return 0;
 }
@@ -128,6 +137,7 @@ const struct recipe avc_recipe = {
 	.hash = "xor",			/* murmur3 from 6.19: see avc_configure() */
 	.key_layout = "k0 = ssid | tsid << 32, k1 = tclass",
 	.check = avc_check,
+	.direct_layout = avc_key_pair,   /* the direct build matches the pair in one load */
 	.open = avc_open,
 	.configure = avc_configure,
 	.destroy = avc_destroy,

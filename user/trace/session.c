@@ -329,6 +329,8 @@ static bool want_direct_loads(const struct target *t, const struct kernel_facts 
 
 	if (t->method != ATTACH_FEXIT || t->direct_refused || (forced && !strcmp(forced, "probe")))
 		return false;
+	if (t->recipe->direct_layout && !t->recipe->direct_layout(kf))
+		return false;
 	return kernel_takes_direct_loads(kf);
 }
 

@@ -40,6 +40,12 @@ struct recipe {
 	const char *key_layout;
 	/* The environment the table needs (SELinux on, ...): 0 or -errno. */
 	int (*check)(const struct kernel_facts *kf, char *err, size_t errlen);
+	/*
+	 * Optional: whether the recipe's direct-load build serves this
+	 * kernel's layout (kernel_takes_direct_loads() says whether the
+	 * kernel takes that build at all). NULL: it does.
+	 */
+	bool (*direct_layout)(const struct kernel_facts *kf);
 	/* Open the skeleton into t->skel and t->obj. */
 	int (*open)(struct target *t, const struct bpf_object_open_opts *opts);
 	/*
