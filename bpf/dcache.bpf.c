@@ -32,6 +32,13 @@ const volatile __u64 d_hash_shift_addr = 0;      /* &d_hash_shift */
 #define DCACHE_OP_COMPARE_FLAG 0x2  /* DCACHE_OP_COMPARE, 2.6.38 to 7.2 */
 
 struct dentry_key {
+	/*
+	 * A plain integer, or in the direct build's fexit programs the
+	 * typed argument itself (dcache_walk()): the matcher only compares
+	 * it, which the verifier allows a program with CAP_PERFMON, and
+	 * the conversion (ARG_SCALAR()) cost a cast and a checked load,
+	 * 7 guest ns a call (6.12 -icount).
+	 */
 	__u64 parent;
 	__u64 hash_len;   /* qstr.hash_len: hash in the low 32 bits, length above */
 };
@@ -59,20 +66,23 @@ static bool __always_inline parent_compares_names(__u64 parent)
 #endif
 }
 
+/* __d_lookup_rcu()'s tests, in its order (a compare, not a XOR, on the parent: see struct dentry_key) */
 static bool __always_inline dentry_matches(const struct node_window *win, const void *key)
 {
 	const struct dentry_key *k = key;
-	__u64 differs = D_FIELD(win, d_parent) ^ k->parent;
-	__u64 hash_len = D_FIELD(win, d_name.hash_len) ^ k->hash_len;
+	__u64 hash_len;
 
+	if (D_FIELD(win, d_parent) != k->parent)
+		return false;
 	/*
 	 * d_unhashed() (pprev == NULL) is read only at a node that would
 	 * match: a node of another name costs no load of it.
 	 */
-	if ((differs | hash_len) == 0)
+	hash_len = D_FIELD(win, d_name.hash_len) ^ k->hash_len;
+	if (hash_len == 0)
 		return D_FIELD(win, d_hash.pprev) != 0;
 	/* a parent that compares names itself matches on the hash alone */
-	return (differs | (__u32)hash_len) == 0 && D_FIELD(win, d_hash.pprev) != 0 &&
+	return (__u32)hash_len == 0 && D_FIELD(win, d_hash.pprev) != 0 &&
 	       parent_compares_names(k->parent);
 }
 
@@ -109,7 +119,7 @@ static __always_inline __u64 dcache_table(void)
 	return cached;
 }
 
-/* PARENT_KEY: the parent as a plain integer (ARG_SCALAR() for fexit); NAME typed when TYPED */
+/* PARENT_KEY: the parent (struct dentry_key); NAME typed when TYPED */
 static __always_inline void dcache_key(struct dentry_key *k, __u64 parent_key, __u64 name,
 				       bool typed)
 {
@@ -131,7 +141,9 @@ static __always_inline void dcache_key(struct dentry_key *k, __u64 parent_key, _
 			      ARG_FIELD(typed, name, struct qstr, hash);
 }
 
-static __always_inline void dcache_walk(struct chain_walk *w, const struct dentry_key *k)
+/* TYPED: K's parent is a typed pointer (struct dentry_key) */
+static __always_inline void dcache_walk(struct chain_walk *w, const struct dentry_key *k,
+					bool typed)
 {
 	__u64 table = dcache_table(), first;
 
@@ -142,11 +154,16 @@ static __always_inline void dcache_walk(struct chain_walk *w, const struct dentr
 	kload_u64((table & ~DCACHE_SHIFT_BITS) +
 		  ((__u32)k->hash_len >> (table & DCACHE_SHIFT_BITS)) * sizeof(struct hlist_bl_head),
 		  &first);
-	walk_chain(w, first & ~1ULL, PFT_END_NULL, D_OFF(d_hash), dentry_step, k, sizeof(*k));
+	if (typed)
+		walk_chain_typed_key0(w, first & ~1ULL, PFT_END_NULL, D_OFF(d_hash), dentry_step,
+				      k, sizeof(*k));
+	else
+		walk_chain(w, first & ~1ULL, PFT_END_NULL, D_OFF(d_hash), dentry_step, k,
+			   sizeof(*k));
 }
 
-static __always_inline int dcache_exit(enum pft_body body, __u64 parent_key, __u64 name,
-				       __u64 ret)
+/* PARENT: typed (the direct build), or a plain integer */
+static __always_inline int dcache_exit(enum pft_body body, __u64 parent, __u64 name, __u64 ret)
 {
 	__u64 now = lat_now(body);   /* first: the call's time ends here */
 	struct dentry_key k;
@@ -154,8 +171,12 @@ static __always_inline int dcache_exit(enum pft_body body, __u64 parent_key, __u
 
 	if (!sample_this_call(body))
 		return 0;
-	dcache_key(&k, parent_key, name, true);
-	dcache_walk(&w, &k);
+	dcache_key(&k, parent, name, true);
+#ifdef PFT_DIRECT_LOADS
+	dcache_walk(&w, &k, true);
+#else
+	dcache_walk(&w, &k, false);
+#endif
 	count_key(body, k.hash_len, 0, &w);
 	account_lookup_at(body, &w, ret, now);
 	return 0;
@@ -169,7 +190,7 @@ static __always_inline int dcache_entry(__u64 parent, __u64 name)
 	if (!sample_this_call(PFT_BODY_SETTINGS))
 		return 0;
 	dcache_key(&k, parent, name, false);
-	dcache_walk(&w, &k);
+	dcache_walk(&w, &k, false);
 	count_key(PFT_BODY_SETTINGS, k.hash_len, 0, &w);
 	stash_walk(&w);
 	lat_enter();
@@ -180,7 +201,11 @@ static __always_inline int dcache_entry(__u64 parent, __u64 name)
 SEC("fexit/__d_lookup_rcu")
 int WALK_EXIT_PROG(fexit_d_lookup_rcu_3, __u64 parent, __u64 name, __u64 seqp, __u64 ret)
 {
+#ifdef PFT_DIRECT_LOADS
+	return dcache_exit(body, parent, name, ret);
+#else
 	return dcache_exit(body, ARG_SCALAR(ctx, 0, parent), name, ret);
+#endif
 }
 
 SEC("fentry/__d_lookup_rcu")
@@ -207,7 +232,11 @@ int BPF_KRETPROBE(kretprobe_d_lookup_rcu, __u64 ret)
 SEC("fexit/__d_lookup")
 int WALK_EXIT_PROG(fexit_d_lookup_2, __u64 parent, __u64 name, __u64 ret)
 {
+#ifdef PFT_DIRECT_LOADS
+	return dcache_exit(body, parent, name, ret);
+#else
 	return dcache_exit(body, ARG_SCALAR(ctx, 0, parent), name, ret);
+#endif
 }
 
 SEC("fentry/__d_lookup")

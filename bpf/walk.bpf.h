@@ -149,8 +149,10 @@ static __always_inline void walk_faulted(struct chain_walk *w)
  *
  * The floor (-C walk=off) returns after one load, before any argument
  * is read: the barrier keeps the compiler from loading one, or spilling
- * it, ahead of the test (it did, and the floor cost 4 guest ns a call
- * more than an empty program's).
+ * it, ahead of the test (it did, and the floor cost 4 to 12 guest ns a
+ * call more). A body that needs the context itself after a call (a
+ * cast is one) has the compiler move it first, which the floor would
+ * pay: none does.
  */
 #define WALK_EXIT_PROG(name, args...)						\
 name(unsigned long long *ctx);							\
@@ -407,6 +409,21 @@ struct cpumask___window {
 #define KERNEL_VIEW(addr)							\
 	((const struct cpumask___window *)bpf_rdonly_cast((void *)(addr),	\
 		bpf_core_type_id_kernel(struct cpumask___window)))
+
+/*
+ * A typed pointer V as a plain integer: stored on the stack, and loaded
+ * back through the untrusted view, whose load the verifier does not
+ * follow to the stack. A cast and a checked load, where as_scalar()'s
+ * probe read is a helper call (about 50 instructions more).
+ */
+static __always_inline __u64 typed_as_scalar(__u64 v)
+{
+	__u64 in = v;
+
+	return KERNEL_VIEW(&in)->bits[0];
+}
+#else
+#define typed_as_scalar(v) as_scalar(v)
 #endif
 
 /*
@@ -450,10 +467,11 @@ static __always_inline long kload_u64(__u64 addr, __u64 *v)
  * verified for the dcache on 6.12, 516 ms of start-up under QEMU).
  *
  * The result is one tagged word: the next pointer (a kernel address, top
- * bits 11) or 0 at the chain's end when the entry does not match;
- * STEP_HIT, with bit 0 set when the hit node was the last, when it
- * does; STEP_FAULT (the probe-read build's) when the window is
- * unreadable or its next pointer is neither an end nor a kernel address.
+ * bits 11) or the chain's end (0, or a nulls marker: top bits 00) when
+ * the entry does not match; STEP_HIT, with bit 0 set when the hit node
+ * was the last, when it does; STEP_FAULT (the probe-read build's) when
+ * the window is unreadable or its next pointer is neither an end nor a
+ * kernel address.
  */
 
 /* What the visit of one node found, and so how a walk ends. */
@@ -466,6 +484,18 @@ enum node_kind {
 	NODE_TRUNCATED,     /* (a walk only) PFT_MAX_WALK nodes, and the chain goes on */
 };
 
+#ifdef PFT_DIRECT_LOADS
+/*
+ * Whether NEXT ends the chain, in the direct build: a next pointer that
+ * is no kernel address does, as an unreadable entry does (KERNEL_VIEW),
+ * so that a step's tagged word never carries one. NULL is one.
+ */
+static __always_inline bool direct_chain_end(__u64 next, enum pft_chain_end end)
+{
+	return STEP_TAG(next) != 3 || (end == PFT_END_NULLS && (next & 1));
+}
+#endif
+
 /* A node from its window WIN: its kind, and in *NEXT its next pointer. */
 static __always_inline enum node_kind node_visit(const struct node_window *win,
 						 enum pft_chain_end end, __u32 link, __u32 lo,
@@ -476,12 +506,7 @@ static __always_inline enum node_kind node_visit(const struct node_window *win,
 
 #ifdef PFT_DIRECT_LOADS
 	*next = next_of(win);
-	/*
-	 * A next pointer that is no kernel address ends the chain, as an
-	 * unreadable entry does (KERNEL_VIEW): a step's tagged word must
-	 * not carry it. NULL is one.
-	 */
-	last = STEP_TAG(*next) != 3 || (end == PFT_END_NULLS && (*next & 1));
+	last = direct_chain_end(*next, end);
 #else
 	/* the list node's offset, which the step has already: next is its first member */
 	*next = WIN(win, lo, __u64, link);
@@ -501,9 +526,7 @@ static __always_inline __u64 step_word(enum node_kind kind, __u64 next)
 		return STEP_FAULT;
 	if (kind == NODE_HIT || kind == NODE_HIT_LAST)
 		return STEP_HIT | (kind == NODE_HIT_LAST);
-	if (kind == NODE_END)
-		return 0;
-	return next;   /* a kernel address: top bits 11 */
+	return next;   /* a kernel address (top bits 11), or the chain's end (00) */
 }
 
 static __always_inline enum node_kind step_kind(__u64 v)
@@ -542,11 +565,18 @@ static __always_inline __u64 walk_step(__u64 pos, enum pft_chain_end end, __u32 
 				       __u32 len, node_next_fn next_of, node_match_fn match,
 				       const void *key)
 {
+#ifdef PFT_DIRECT_LOADS
+	/* the tagged word built at once: by way of a node_kind it cost ~10 instructions more */
+	const struct node_window *win = (const struct node_window *)KERNEL_VIEW(pos - link);
+	__u64 next = next_of(win);
+	bool last = direct_chain_end(next, end);
+
+	if (match(win, key))
+		return STEP_HIT | last;
+	return last ? 0 : next;
+#else
 	enum node_kind kind;
 	__u64 next = 0;
-#ifdef PFT_DIRECT_LOADS
-	kind = visit_direct(pos, end, link, next_of, match, key, &next);
-#else
 	struct node_window copy;
 
 	if (len > PFT_WINDOW_BYTES)
@@ -554,8 +584,8 @@ static __always_inline __u64 walk_step(__u64 pos, enum pft_chain_end end, __u32 
 	if (bpf_probe_read_kernel(&copy, len, (void *)(pos - link + lo)))
 		return STEP_FAULT;
 	kind = node_visit(&copy, end, link, lo, next_of, match, key, &next);
-#endif
 	return step_word(kind, next);
+#endif
 }
 
 typedef __u64 (*walk_step_fn)(__u64 pos, __u64 k0, __u64 k1, __u64 k2);
@@ -650,12 +680,22 @@ typedef bool (*walk_first_fn)(struct chain_walk *w, __u64 pos, const __u64 *kw, 
  * (DEFINE_WALK_STEP) and KEY, KEYLEN bytes, what it looks for.
  */
 #define walk_chain(w, first, end, link, step, key, keylen) \
-	walk_chain_steps(w, first, end, link, step##_first, step, key, keylen)
+	walk_chain_steps(w, first, end, link, step##_first, step, key, keylen, false)
+
+/*
+ * The same, where the key's first word is a typed pointer (an fexit
+ * argument, which the matcher only compares): the first node takes it
+ * as it is, and the steps, which take plain integers only, a copy
+ * (typed_as_scalar()), which only a walk that goes on past its first
+ * node (a few in a hundred) pays.
+ */
+#define walk_chain_typed_key0(w, first, end, link, step, key, keylen) \
+	walk_chain_steps(w, first, end, link, step##_first, step, key, keylen, true)
 
 static __always_inline void walk_chain_steps(struct chain_walk *w, __u64 first,
 					     enum pft_chain_end end, __u32 link,
 					     walk_first_fn step_first, walk_step_fn step,
-					     const void *key, __u32 keylen)
+					     const void *key, __u32 keylen, bool typed_key0)
 {
 	__u64 kw[3] = {}, pos = first, v;
 	__u32 n;
@@ -668,6 +708,8 @@ static __always_inline void walk_chain_steps(struct chain_walk *w, __u64 first,
 	__builtin_memcpy(kw, key, keylen <= sizeof(kw) ? keylen : sizeof(kw));
 	if (!step_first(w, pos, kw, &v))
 		return;
+	if (typed_key0)
+		kw[0] = typed_as_scalar(kw[0]);
 	/*
 	 * n: the nodes visited, the one V is the verdict on included. A
 	 * verdict is a next node while its top bits are 11. The loop keeps
