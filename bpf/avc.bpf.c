@@ -134,7 +134,7 @@ int WALK_EXIT_PROG(fexit_avc_lookup_4, __u64 avc, __u32 ssid, __u32 tsid,
 		   __u16 tclass, __u64 ret)
 {
 #ifdef PFT_DIRECT_LOADS
-	/* 6.2 and 6.3: the direct build tests the bucket's address's top bits, no pointer's */
+	/* 6.2 and 6.3: the bucket's address is arithmetic, which the verifier refuses on a typed pointer */
 	avc = ARG_SCALAR(ctx, 0, avc);
 #endif
 	return avc_fexit(body, avc, ssid, tsid, tclass, ret);

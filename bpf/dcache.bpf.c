@@ -50,7 +50,7 @@ struct dentry_key {
 #define D_FIELD(win, member) NODE_FIELD(win, D_LO, struct dentry, member, __u64)
 
 /*
- * Whether PARENT (a plain integer) compares its children's names itself
+ * Whether PARENT (typed, or a plain integer) compares its children's names itself
  * (DCACHE_OP_COMPARE: case-insensitive names, for one). Read only for a
  * node of the same parent and hash but another length, where the
  * answer decides the match. Read at every call, as it was, it cost a
@@ -91,8 +91,9 @@ DEFINE_WALK_STEP(dentry_step, PFT_END_NULL, struct dentry, d_hash, D_LO, D_LEN, 
 /*
  * dentry_hashtable | d_hash_shift, both __ro_after_init: read on first
  * use, and kept in one word, so that a call loads one value and no CPU
- * can see the table without its shift. The table is page-aligned
- * (alloc_large_system_hash()), which leaves the low bits to the shift.
+ * can see the table without its shift. The table is at least cache-line
+ * aligned (alloc_large_system_hash()), which leaves the low 5 bits to
+ * the shift; a table that is not is refused, and its walks fault.
  */
 __u64 dcache_table_shift;
 #define DCACHE_SHIFT_BITS 31ULL

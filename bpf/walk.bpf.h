@@ -151,8 +151,9 @@ static __always_inline void walk_faulted(struct chain_walk *w)
  * is read: the barrier keeps the compiler from loading one, or spilling
  * it, ahead of the test (it did, and the floor cost 4 to 12 guest ns a
  * call more). A body that needs the context itself after a call (a
- * cast is one) has the compiler move it first, which the floor would
- * pay: none does.
+ * cast is one) has the compiler move it to another register first,
+ * which the floor pays: of the recipes, only the mount's (two
+ * ARG_SCALAR() casts), one move.
  */
 #define WALK_EXIT_PROG(name, args...)						\
 name(unsigned long long *ctx);							\
@@ -404,7 +405,8 @@ struct cpumask___window {
  * self-check, which compares each walk's result with the kernel's, is
  * what would show it. The direct build therefore tests no address
  * before a load (a test and its branch cost 4 x86 instructions a node)
- * and counts no read fault: it cannot tell one.
+ * and counts no read fault at a node: it cannot tell one. (A table
+ * whose own address cannot be read still faults its walks.)
  */
 #define KERNEL_VIEW(addr)							\
 	((const struct cpumask___window *)bpf_rdonly_cast((void *)(addr),	\
@@ -488,11 +490,14 @@ enum node_kind {
 /*
  * Whether NEXT ends the chain, in the direct build: a next pointer that
  * is no kernel address does, as an unreadable entry does (KERNEL_VIEW),
- * so that a step's tagged word never carries one. NULL is one.
+ * so that a step's tagged word never carries one. NULL is one. In a
+ * nulls list a 0 can only be an unreadable next; it ends the walk as a
+ * miss, which the self-check shows.
  */
 static __always_inline bool direct_chain_end(__u64 next, enum pft_chain_end end)
 {
-	return STEP_TAG(next) != 3 || (end == PFT_END_NULLS && (next & 1));
+	/* a nulls marker (the bucket's number, shifted, and bit 0) is one too */
+	return STEP_TAG(next) != 3;
 }
 #endif
 

@@ -319,9 +319,11 @@ static int target_attach(struct target *t, char *err, size_t errlen)
 /*
  * Direct loads (bpf/walk.bpf.h): for fexit programs, on a kernel that
  * takes them (kernel_takes_direct_loads(): every recipe's window lies
- * within PFT_WINDOW_BYTES of its entry's start on the kernels checked),
- * unless they were refused once or -C loads=probe asks for the probe
- * reads (the benchmark compares both).
+ * within PFT_WINDOW_BYTES of its entry's start on the kernels checked)
+ * and whose layout the recipe's direct build serves (its direct_layout:
+ * the AVC's needs tsid right after ssid), unless they were refused once
+ * or -C loads=probe asks for the probe reads (the benchmark compares
+ * both).
  */
 static bool want_direct_loads(const struct target *t, const struct kernel_facts *kf)
 {
