@@ -21,4 +21,28 @@ check "walk-bench: refuses a stray argument: exit 2" sh -c "'$out/bench/walk-ben
 sed -n '/^<!-- bench:begin -->$/,/^<!-- bench:end -->$/p' "$top/README.md" | sed '1,2d;$d' | sed '$d' >"$tmp/readme"
 python3 "$top/bench/compare" "$top/bench/baseline.json" "$top/docs/bench/run.json" "$top/docs/bench/micro.json" >"$tmp/now"
 check "README: the benchmark table is bench/compare of docs/bench/, not edited by hand" cmp -s "$tmp/readme" "$tmp/now"
+
+# make bench's verdict, on the committed run: every key #17 names was
+# measured, each target has a verdict, and a figure past its target or
+# missing from the run counts as missed (a failed bench step must not read
+# as a target met)
+check "docs/bench/run.json: every figure the benchmark promises is a number" \
+	jq -e 'all(.startup_guest_ms, .per_call_ratio, .per_call_guest_ns, .floor_guest_ns,
+		.peak_rss_mb, .slowdown_floor_pct, .slowdown_full_pct, .slowdown_sample16_pct,
+		.make_slowdown_full_pct, .make_slowdown_sample16_pct, .bpftrace_per_call_ratio,
+		.startup_tcg_ms_max, .verified_insns_max; type == "number")' "$top/docs/bench/run.json"
+# the targets are the tuples beside FIGURES' keys: ("<=", 300) and the like
+ntargets=$(grep -cE '\("(<=|<|<=full\*)", ' "$top/bench/compare")
+check "bench/compare: a verdict for each of its $ntargets targets, 0 missed" \
+	sh -c "[ \$(grep -cE ' (ok|MISSED|NOT MEASURED)\$' '$tmp/now') -eq $ntargets ] && tail -1 '$tmp/now' | grep -qx '  0 targets missed'"
+check "bench/compare: each figure beside its baseline, with the change" \
+	grep -qE '^  per call, pftrace / empty program +[0-9.]+ +[0-9.]+ +-?[+0-9.]+%' "$tmp/now"
+jq '.per_call_ratio = 1.6' "$top/docs/bench/run.json" >"$tmp/over.json"
+python3 "$top/bench/compare" "$top/bench/baseline.json" "$tmp/over.json" "$top/docs/bench/micro.json" >"$tmp/over"
+check "bench/compare: per call 1.6x says MISSED, 1 target missed" \
+	sh -c "grep -qE '^  per call, pftrace / empty program .* <= 1.5 +MISSED\$' '$tmp/over' && tail -1 '$tmp/over' | grep -qx '  1 target missed'"
+jq 'del(.make_slowdown_full_pct, .slowdown_full_long_pct)' "$top/docs/bench/run.json" >"$tmp/gone.json"
+python3 "$top/bench/compare" "$top/bench/baseline.json" "$tmp/gone.json" "$top/docs/bench/micro.json" >"$tmp/gone"
+check "bench/compare: a targeted figure the run lacks says NOT MEASURED and counts as missed" \
+	sh -c "[ \$(grep -c 'NOT MEASURED\$' '$tmp/gone') -eq 2 ] && tail -1 '$tmp/gone' | grep -qx '  2 targets missed'"
 summary host
