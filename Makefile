@@ -195,7 +195,7 @@ FUZZ_elf_SRCS := user/kernel/elfread.c
 FUZZ_elf_LIBS := -lelf -lz -lzstd
 FUZZ_btf_SRCS := user/kernel/btffile.c user/runfile/fileio.c
 FUZZ_btf_LIBS := -lbpf -lelf -lz -lzstd
-FUZZ_argv_SRCS := user/cmd/cli.c user/cmd/opts.c user/cmd/command_lookup.c user/runfile/fileio.c \
+FUZZ_argv_SRCS := user/cmd/cli.c user/cmd/knobs.c user/cmd/opts.c user/cmd/command_lookup.c user/runfile/fileio.c \
 	user/runfile/progress.c user/model/suggest.c tests/fuzz/argv_commands.c
 FUZZ_argv_LIBS := -lm
 FUZZERS := runfile elf btf argv

@@ -40,7 +40,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (rc != 0 && rc != 2 && rc != -1)
 		abort();
 	if (rc == 0) {
-		if (o.nfunctions < 1 || o.nfunctions > PFT_MAX_TARGETS || o.nknobs > PFT_MAX_KNOBS ||
+		if (o.nfunctions < 1 || o.nfunctions > PFT_MAX_TARGETS ||
+		    (unsigned int)o.knobs.attach > KNOB_ATTACH_KPROBE || (unsigned int)o.knobs.walk > KNOB_WALK_OFF ||
 		    o.duration_s < 0 || !isfinite(o.duration_s) || !isfinite(o.interval_s) ||
 		    (o.interval_s && o.interval_s < PFT_MIN_INTERVAL_S) ||
 		    (o.interval_s && o.duration_s && o.interval_s > o.duration_s) ||

@@ -6,6 +6,7 @@
 #include <unistd.h>
 #include "cmocka_prelude.h"
 #include "cli.h"
+#include "knobs.h"
 
 static int parse(struct trace_opts *o, const char *first, ...)
 {
@@ -52,8 +53,8 @@ static void test_accepts_a_full_command(void **state)
 	assert_int_equal(o.duty_one_in, 16);
 	assert_int_equal(o.sample_every, 1);
 	assert_true(o.slice_s == PFT_DEFAULT_SLICE_MS / 1000.0);
-	assert_string_equal(knob_get(&o, "attach"), "kprobe");
-	assert_null(knob_get(&o, "avc.hash"));
+	assert_int_equal(o.knobs.attach, KNOB_ATTACH_KPROBE);
+	assert_int_equal(o.knobs.avc_hash, KNOB_AVC_HASH_AUTO);
 	assert_true(o.common.verbose);
 	assert_null(o.command);
 	assert_string_equal(o.cmdline, "pftrace -f avc_has_perm_noaudit -d 2.5 -i 0.5 -o run.json "
@@ -117,6 +118,84 @@ static void test_refusals(void **state)
 	assert_int_equal(parse(&o, "pftrace", "-f", "x", "-o", "", NULL), 2);
 }
 
+/* knob_parse's refusal, as the user reads it on stderr */
+static int knob_refusal(const char *kv, char *msg, size_t len)
+{
+	struct trace_knobs k = { 0 };
+	FILE *f = tmpfile();
+	int saved, rc;
+	size_t n;
+
+	fflush(stderr);
+	saved = dup(2);
+	dup2(fileno(f), 2);
+	rc = knob_parse(NULL, trace_knob_specs, &k, kv);
+	fflush(stderr);
+	dup2(saved, 2);
+	close(saved);
+	rewind(f);
+	n = fread(msg, 1, len - 1, f);
+	msg[n] = '\0';
+	fclose(f);
+	return rc;
+}
+
+/*
+ * Every knob of the table: each of its values sets its typed field to
+ * that value's place in the enum, and a value it does not take is
+ * refused with a message that lists the ones it does.
+ */
+static void test_every_knob(void **state)
+{
+	const struct knob_spec *k;
+	char kv[96], msg[512];
+	int nknobs = 0, i;
+
+	for (k = trace_knob_specs; k->key; k++, nknobs++) {
+		for (i = 0; k->values[i]; i++) {
+			struct trace_opts o;
+			int field;
+
+			snprintf(kv, sizeof(kv), "%s=%s", k->key, k->values[i]);
+			assert_int_equal(parse(&o, "pftrace", "-f", "x", "-C", kv, NULL), 0);
+			memcpy(&field, (char *)&o.knobs + k->offset, sizeof(field));
+			assert_int_equal(field, i + 1);
+		}
+		snprintf(kv, sizeof(kv), "%s=nonsense", k->key);
+		assert_int_equal(knob_refusal(kv, msg, sizeof(msg)), 2);
+		assert_non_null(strstr(msg, "unknown value 'nonsense'"));
+		for (i = 0; k->values[i]; i++)
+			assert_non_null(strstr(msg, k->values[i]));
+		assert_int_equal(strchr(msg, '\n') - msg, (long)strlen(msg) - 1);
+	}
+	assert_int_equal(nknobs, 5);
+	assert_int_equal(knob_refusal("nosuch=1", msg, sizeof(msg)), 2);
+	assert_non_null(strstr(msg, "unknown knob 'nosuch'"));
+	assert_int_equal(knob_refusal("attach", msg, sizeof(msg)), 2);
+	assert_int_equal(knob_refusal("=fexit", msg, sizeof(msg)), 2);
+	assert_int_equal(knob_refusal("attach=", msg, sizeof(msg)), 2);
+}
+
+/* The typed fields the use sites read, by name: the table's rows point at them. */
+static void test_knobs_reach_their_fields(void **state)
+{
+	struct trace_opts o;
+
+	assert_int_equal(parse(&o, "pftrace", "-f", "x", "-C", "walk=off", "-C", "loads=probe",
+			       "-C", "adds=atomic", "-C", "avc.hash=murmur3", "-C", "attach=fexit", NULL), 0);
+	assert_int_equal(o.knobs.walk, KNOB_WALK_OFF);
+	assert_int_equal(o.knobs.loads, KNOB_LOADS_PROBE);
+	assert_int_equal(o.knobs.adds, KNOB_ADDS_ATOMIC);
+	assert_int_equal(o.knobs.avc_hash, KNOB_AVC_HASH_MURMUR3);
+	assert_int_equal(o.knobs.attach, KNOB_ATTACH_FEXIT);
+	/* the last one given wins */
+	assert_int_equal(parse(&o, "pftrace", "-f", "x", "-C", "attach=fexit", "-C", "attach=kprobe", NULL), 0);
+	assert_int_equal(o.knobs.attach, KNOB_ATTACH_KPROBE);
+	assert_int_equal(parse(&o, "pftrace", "-f", "x", NULL), 0);
+	assert_int_equal(o.knobs.attach, KNOB_ATTACH_AUTO);
+	assert_int_equal(o.knobs.walk, KNOB_WALK_AUTO);
+}
+
 static void test_help_and_version(void **state)
 {
 	struct trace_opts o;
@@ -148,6 +227,8 @@ int main(void)
 		cmocka_unit_test(test_two_kinds_of_sampling),
 		cmocka_unit_test(test_command_after_dashes),
 		cmocka_unit_test(test_refusals),
+		cmocka_unit_test(test_every_knob),
+		cmocka_unit_test(test_knobs_reach_their_fields),
 		cmocka_unit_test(test_help_and_version),
 		cmocka_unit_test(test_common_opts),
 	};

@@ -10,6 +10,7 @@
 #include "commands.h"
 #include "opts.h"
 #include "fileio.h"
+#include "knobs.h"
 #include "progress.h"
 #include "suggest.h"
 
@@ -65,48 +66,10 @@ const struct opt_spec trace_opt_specs[] = {
 	{ 0 },
 };
 
-/* Every knob pftrace understands, the values it takes, and what it does. */
-static const struct {
-	const char *key;
-	const char *const values[4];
-	const char *help;   /* NULL: debug only, not in --help */
-} known_knobs[] = {
-	{ "attach", { "fexit", "kprobe" }, "force the attach method" },
-	/* Forces the AVC bucket function: exists to prove the self-check. */
-	{ "avc.hash", { "xor", "murmur3" }, NULL },
-	/* Programs return at once: the benchmark's floor (attach cost only). */
-	{ "walk", { "on", "off" }, "off: attach and return at once (the benchmark's floor)" },
-	/* Probe reads where direct loads would be used: the benchmark's comparison. */
-	{ "loads", { "direct", "probe" }, "how walks read nodes (default: direct where 6.2+)" },
-	/* Atomic adds where plain ones would be used: the benchmark's comparison. */
-	{ "adds", { "plain", "atomic" }, "how counters are bumped (default: plain where safe)" },
-};
-
-#define NKNOBS (sizeof(known_knobs) / sizeof(known_knobs[0]))
-
-static void print_knobs(FILE *f)
-{
-	size_t i, j;
-
-	fprintf(f, "\nKnobs (-C KEY=VALUE):\n");
-	for (i = 0; i < NKNOBS; i++) {
-		char kv[64];
-		size_t used;
-
-		if (!known_knobs[i].help)
-			continue;
-		used = (size_t)snprintf(kv, sizeof(kv), "%s=", known_knobs[i].key);
-		for (j = 0; j < 4 && known_knobs[i].values[j] && used < sizeof(kv); j++)
-			used += (size_t)snprintf(kv + used, sizeof(kv) - used, "%s%s", j ? "|" : "",
-						 known_knobs[i].values[j]);
-		fprintf(f, "  %-26s %s\n", kv, known_knobs[i].help);
-	}
-}
-
 void print_trace_options(FILE *f)
 {
 	opts_print_help(f, trace_opt_specs);
-	print_knobs(f);
+	knobs_print_help(f, trace_knob_specs);
 }
 
 void print_usage(FILE *f)
@@ -119,7 +82,7 @@ void print_usage(FILE *f)
 	fprintf(f, "       pftrace help COMMAND\n       pftrace --version\n\n%s\n"
 		"(pftrace COMMAND --help: the options of one command.)\n\n", trace_cmd.summary);
 	opts_print_help(f, trace_opt_specs);
-	print_knobs(f);
+	knobs_print_help(f, trace_knob_specs);
 	fprintf(f, "\n"
 "Exit status: 0 done, 1 runtime failure, 2 bad input or environment,\n"
 "3 the self-check found pftrace's walk disagreeing with the kernel.\n");
@@ -209,32 +172,6 @@ static int parse_format(const char *s, enum out_format *f)
 	else
 		return bad("--format wants text, json, openmetrics or prometheus, not '%s'", s);
 	return 0;
-}
-
-static int parse_knob(struct trace_opts *o, char *kv)
-{
-	char *eq = strchr(kv, '=');
-	size_t i, j;
-
-	if (!eq || eq == kv || !eq[1])
-		return bad("-C wants KEY=VALUE, not '%s'", kv);
-	*eq = '\0';
-	for (i = 0; i < NKNOBS; i++) {
-		if (strcmp(known_knobs[i].key, kv))
-			continue;
-		for (j = 0; j < 4 && known_knobs[i].values[j]; j++)
-			if (!strcmp(known_knobs[i].values[j], eq + 1))
-				break;
-		if (j == 4 || !known_knobs[i].values[j])
-			return bad("-C %s: unknown value '%s'", kv, eq + 1);
-		if (o->nknobs == PFT_MAX_KNOBS)
-			return bad("-C: at most %d knobs", PFT_MAX_KNOBS);
-		o->knobs[o->nknobs].key = kv;
-		o->knobs[o->nknobs].value = eq + 1;
-		o->nknobs++;
-		return 0;
-	}
-	return bad("-C: unknown knob '%s' (pftrace --help lists them)", kv);
 }
 
 static void record_cmdline(struct trace_opts *o, int argc, char **argv)
@@ -379,7 +316,7 @@ int parse_trace_opts(int argc, char **argv, struct trace_opts *o)
 			o->key_limit = (unsigned int)n;
 			break;
 		case 'C':
-			if (parse_knob(o, optarg))
+			if (knob_parse(NULL, trace_knob_specs, &o->knobs, optarg))
 				return 2;
 			break;
 		case 'v':

@@ -44,10 +44,8 @@ RECIPE_SKELETON(avc)
 static enum pft_avc_hash avc_hash_for(const struct kernel_facts *kf,
 				      const struct trace_opts *o)
 {
-	const char *forced = knob_get(o, "avc.hash");
-
-	if (forced)
-		return strcmp(forced, "murmur3") ? PFT_AVC_HASH_XOR : PFT_AVC_HASH_MURMUR3;
+	if (o->knobs.avc_hash)
+		return o->knobs.avc_hash == KNOB_AVC_HASH_MURMUR3 ? PFT_AVC_HASH_MURMUR3 : PFT_AVC_HASH_XOR;
 	return kf->version >= PFT_KVER(6, 19) ? PFT_AVC_HASH_MURMUR3 : PFT_AVC_HASH_XOR;
 }
 

@@ -156,9 +156,7 @@ static int select_programs(struct target *t, const struct kernel_facts *kf,
  */
 static bool want_plain_adds(const struct target *t, const struct kernel_facts *kf)
 {
-	const char *forced = knob_get(t->opts, "adds");
-
-	if (forced && !strcmp(forced, "atomic"))
+	if (t->opts->knobs.adds == KNOB_ADDS_ATOMIC)
 		return false;
 	return t->method == ATTACH_KPROBE || kf->prog_recursion_guard;
 }
@@ -195,7 +193,7 @@ static int set_walk_config(struct target *t, const struct kernel_facts *kf, char
 		return -EINVAL;
 	}
 	cfg->sample_every = t->opts->sample_every;
-	cfg->walk_off = knob_get(t->opts, "walk") && !strcmp(knob_get(t->opts, "walk"), "off");
+	cfg->walk_off = t->opts->knobs.walk == KNOB_WALK_OFF;
 	cfg->plain_adds = t->plain_adds = want_plain_adds(t, kf);
 	/*
 	 * --sample's fexit targets load paused: each walks from the resume
@@ -327,9 +325,7 @@ static int target_attach(struct target *t, char *err, size_t errlen)
  */
 static bool want_direct_loads(const struct target *t, const struct kernel_facts *kf)
 {
-	const char *forced = knob_get(t->opts, "loads");
-
-	if (t->method != ATTACH_FEXIT || t->direct_refused || (forced && !strcmp(forced, "probe")))
+	if (t->method != ATTACH_FEXIT || t->direct_refused || t->opts->knobs.loads == KNOB_LOADS_PROBE)
 		return false;
 	if (t->recipe->direct_layout && !t->recipe->direct_layout(kf))
 		return false;

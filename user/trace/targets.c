@@ -169,7 +169,7 @@ int plan_target(struct target *t, const char *requested,
 		const struct trace_opts *o, const struct kernel_facts *kf,
 		bool probe, char *err, size_t errlen)
 {
-	const char *force = knob_get(o, "attach");
+	enum knob_attach force = o->knobs.attach;
 	char known[1024], fentry_why[PFT_ERRLEN], kprobe_why[PFT_ERRLEN];
 	const struct recipe *r = recipe_for(requested);
 	int rc;
@@ -203,12 +203,12 @@ int plan_target(struct target *t, const char *requested,
 	if (strcmp(requested, r->traced))
 		explain_substitute(t, requested, r->traced, kf);
 	if (!probe) {
-		t->method = force && !strcmp(force, "kprobe") ? ATTACH_KPROBE : ATTACH_FEXIT;
+		t->method = force == KNOB_ATTACH_KPROBE ? ATTACH_KPROBE : ATTACH_FEXIT;
 		t->may_fall_back = !force;
 		return 0;
 	}
 
-	if (!force || !strcmp(force, "fexit")) {
+	if (force != KNOB_ATTACH_KPROBE) {
 		if (fentry_can_attach(r->traced, fentry_why, sizeof(fentry_why))) {
 			t->method = ATTACH_FEXIT;
 			return 0;

@@ -9,7 +9,6 @@
 #include <stdbool.h>
 #include "report.h"   /* PFT_MAX_TARGETS, enum out_format */
 
-#define PFT_MAX_KNOBS 16
 #define PFT_MIN_INTERVAL_S 0.1   /* -i */
 #define PFT_MAX_SECONDS 31536000 /* -d, -i: a year */
 /* --slice: short enough that a 10-second trace holds many, long enough to dwarf an attach */
@@ -24,10 +23,23 @@ struct common_opts {
 	const char *btf_path;
 };
 
-/* -C key=value: rare knobs, retsnoop-style, instead of ever more flags. */
-struct knob {
-	const char *key;
-	const char *value;
+/*
+ * -C KEY=VALUE: rare knobs, retsnoop-style, instead of ever more flags.
+ * user/cmd/knobs.c parses them into these typed fields; 0 is always
+ * "not given: pftrace decides".
+ */
+enum knob_attach { KNOB_ATTACH_AUTO, KNOB_ATTACH_FEXIT, KNOB_ATTACH_KPROBE };
+enum knob_walk { KNOB_WALK_AUTO, KNOB_WALK_ON, KNOB_WALK_OFF };
+enum knob_loads { KNOB_LOADS_AUTO, KNOB_LOADS_DIRECT, KNOB_LOADS_PROBE };
+enum knob_adds { KNOB_ADDS_AUTO, KNOB_ADDS_PLAIN, KNOB_ADDS_ATOMIC };
+enum knob_avc_hash { KNOB_AVC_HASH_AUTO, KNOB_AVC_HASH_XOR, KNOB_AVC_HASH_MURMUR3 };
+
+struct trace_knobs {
+	enum knob_attach attach;     /* force the attach method */
+	enum knob_walk walk;         /* off: return at once (the benchmark's floor) */
+	enum knob_loads loads;       /* probe: probe reads where direct loads would do */
+	enum knob_adds adds;         /* atomic: atomic adds where plain ones would do */
+	enum knob_avc_hash avc_hash; /* the AVC's bucket function, to prove the self-check */
 };
 
 struct trace_opts {
@@ -55,13 +67,9 @@ struct trace_opts {
 	const char *cgroup;       /* --cgroup: only lookups from this cgroup v2 and below */
 	bool only_command;        /* --only-command: only COMMAND's and its children's */
 	int by;                   /* --by: enum pft_by */
-	struct knob knobs[PFT_MAX_KNOBS];
-	int nknobs;
+	struct trace_knobs knobs;
 	char **command;           /* after "--": run it while tracing */
 	char cmdline[2048];       /* pftrace's own argv, for the run file */
 };
-
-/* The value of -C KEY (the last one given), or NULL. */
-const char *knob_get(const struct trace_opts *o, const char *key);
 
 #endif
