@@ -146,8 +146,8 @@ check "the installed page is the built one" sh -c "gzip -dc '$tmp/root/usr/share
 # relative link (or #anchor, by GitHub's heading slugs) that does not
 # resolve or leaves the repository; unlinked, a page of docs/ that the
 # README does not link; history, this project's issue numbers or its
-# rounds of development; outside, a relative path in the text that
-# leaves the repository; runfile, a key of the run file's schema that
+# rounds of development; outside, a path in the text that climbs (../)
+# out of the repository or to nothing in it; runfile, a key of the run file's schema that
 # docs/run-file.md does not name.
 doc_lint() { # TOP: one "TAG<tab>FILE:LINE: what" line per problem, "checked<tab>FILE" per file
 	python3 - "$1" <<'PY'
@@ -219,8 +219,10 @@ for page in pages:
             for m in rx.finditer(re.sub(r"\]\([^)]*\)", "]()", line)):
                 print("history\t%s: '%s'" % (where, m.group(0)))
         for m in UP_PATH.finditer(line):
-            if not inside(os.path.join(here, m.group(1))):
-                print("outside\t%s: '%s' leaves the repository" % (where, m.group(1)))
+            path = m.group(1).rstrip(".")
+            up = os.path.join(here, path)
+            if not inside(up) or not os.path.exists(up):
+                print("outside\t%s: '%s' names no file of the repository" % (where, path))
         if code:
             continue
         prose = CODE_SPAN.sub("", line)
@@ -271,7 +273,7 @@ for tag in link unlinked history outside runfile; do
 	link) what="every relative link and #anchor in README.md and docs/*.md resolves inside the repository" ;;
 	unlinked) what="every page of docs/ is linked from README.md" ;;
 	history) what="no issue numbers (issue 17, #17) and no rounds of development (this round, round 3) in README.md or docs/" ;;
-	outside) what="no relative path in README.md or docs/ leaves the repository" ;;
+	outside) what="every ../ path in README.md and docs/*.md names a file of the repository" ;;
 	runfile) what="docs/run-file.md names every key of the run file, its targets, snapshots and latency in docs/run-file.schema.json" ;;
 	esac
 	awk -F'\t' -v t="$tag" '$1 == t { print $2 }' "$tmp/doclint" >"$tmp/doclint.$tag"
