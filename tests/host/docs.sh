@@ -148,12 +148,16 @@ check "the installed page is the built one" sh -c "gzip -dc '$tmp/root/usr/share
 # README does not link; history, this project's issue numbers or its
 # rounds of development; outside, a path in the text that climbs (../)
 # out of the repository or to nothing in it; runfile, a key of the run file's schema that
-# docs/run-file.md does not name.
-doc_lint() { # TOP: one "TAG<tab>FILE:LINE: what" line per problem, "checked<tab>FILE" per file
-	python3 - "$1" <<'PY'
-import json, os, re, sys
+# docs/run-file.md does not name; sample, a block of output that starts
+# "$ pftrace ..." on run files of docs/examples/ (no sudo) and is not
+# what that command prints there now (a last line "..." ends a prefix).
+doc_lint() { # TOP PFTRACE: one "TAG<tab>FILE:LINE: what" line per problem, "checked<tab>FILE" per file
+	python3 - "$1" "$2" <<'PY'
+import json, os, re, shlex, subprocess, sys
 
 top = os.path.realpath(sys.argv[1])
+pftrace = sys.argv[2]
+examples = os.path.join(top, "docs/examples")
 pages = ["README.md"] + sorted("docs/" + f for f in os.listdir(os.path.join(top, "docs"))
                                if f.endswith(".md"))
 FENCE = re.compile(r"^\s*(```|~~~)")
@@ -207,14 +211,37 @@ def anchors_of(path):
         anchors[path] = found
     return anchors[path]
 
+def check_sample(where, block):
+    """a block whose first line runs pftrace on docs/examples/: its output, as printed there"""
+    argv = shlex.split(block[0][2:])
+    files = [a for a in argv if a.endswith(".json")]
+    if not files or not all(os.path.isfile(os.path.join(examples, f)) for f in files):
+        return
+    shown = block[1:]
+    prefix = bool(shown) and shown[-1] == "..."
+    if prefix:
+        shown = shown[:-1]
+    out = subprocess.run([pftrace] + argv[1:], cwd=examples, capture_output=True, text=True)
+    got = out.stdout.splitlines()
+    if out.returncode != 0 or (got[:len(shown)] if prefix else got) != shown:
+        print("sample\t%s: '%s' prints something else now" % (where, block[0]))
+    print("sampled\t%s" % where)
+
 def inside(path):
     return os.path.commonpath([top, os.path.realpath(path)]) == top
 
 linked_from_readme = set()
 for page in pages:
     here = os.path.dirname(os.path.join(top, page))
+    block, start = None, 0
     for n, line, code in lines_of(page):
         where = "%s:%d" % (page, n)
+        if FENCE.match(line):
+            if block and block[0].startswith("$ pftrace "):
+                check_sample("%s:%d" % (page, start), block)
+            block, start = ([] if block is None else None), n + 1
+        elif block is not None:
+            block.append(line.rstrip("\n"))
         for rx in HISTORY:
             for m in rx.finditer(re.sub(r"\]\([^)]*\)", "]()", line)):
                 print("history\t%s: '%s'" % (where, m.group(0)))
@@ -264,17 +291,18 @@ for part, props in (("run file", schema["properties"]),
             print("runfile\tdocs/run-file.md: the %s key '%s' is not named" % (part, key))
 PY
 }
-doc_lint "$top" >"$tmp/doclint" 2>"$tmp/doclint.err"
-check "the docs linter ran over README.md and every page of docs/" \
-	sh -c "[ ! -s '$tmp/doclint.err' ] && grep -qx 'checked	README.md' '$tmp/doclint' && [ \$(grep -c '^checked	docs/' '$tmp/doclint') -eq \$(ls '$top'/docs/*.md | wc -l) ]"
+doc_lint "$top" "$pftrace" >"$tmp/doclint" 2>"$tmp/doclint.err"
+check "the docs linter ran over README.md and every page of docs/, and ran the README's samples" \
+	sh -c "[ ! -s '$tmp/doclint.err' ] && grep -qx 'checked	README.md' '$tmp/doclint' && [ \$(grep -c '^checked	docs/' '$tmp/doclint') -eq \$(ls '$top'/docs/*.md | wc -l) ] && grep -q '^sampled	README.md:' '$tmp/doclint'"
 diag "$tmp/doclint.err"
-for tag in link unlinked history outside runfile; do
+for tag in link unlinked history outside runfile sample; do
 	case $tag in
 	link) what="every relative link and #anchor in README.md and docs/*.md resolves inside the repository" ;;
 	unlinked) what="every page of docs/ is linked from README.md" ;;
 	history) what="no issue numbers (issue 17, #17) and no rounds of development (this round, round 3) in README.md or docs/" ;;
 	outside) what="every ../ path in README.md and docs/*.md names a file of the repository" ;;
 	runfile) what="docs/run-file.md names every key of the run file, its targets, snapshots and latency in docs/run-file.schema.json" ;;
+	sample) what="every sample of pftrace's output on docs/examples/ in README.md and docs/*.md is what it prints now" ;;
 	esac
 	awk -F'\t' -v t="$tag" '$1 == t { print $2 }' "$tmp/doclint" >"$tmp/doclint.$tag"
 	check "$what" [ ! -s "$tmp/doclint.$tag" ]
