@@ -568,6 +568,7 @@ int cmd_whatif(int argc, char **argv)
 			fprintf(stderr, "pftrace: whatif: %s counted no lookups of %s's keys (%s)\n",
 				q.lookups_path, t->traced, t->snapshot->hash);
 			worst = 2;
+			done++;
 			continue;
 		}
 		rc = whatif_target(&q, t, weigh, arr);
@@ -580,7 +581,7 @@ int cmd_whatif(int argc, char **argv)
 			"snapshot, or trace with --snapshot)\n", q.path, q.target ? " of " : "",
 			q.target ? q.target : "");
 		worst = 2;
-	} else if (root) {
+	} else if (root && json_object_array_length(arr)) {
 		printf("%s\n", json_object_to_json_string_ext(root, JSON_C_TO_STRING_PRETTY |
 							      JSON_C_TO_STRING_NOSLASHESCAPE));
 	}
