@@ -147,7 +147,7 @@ void report_commit_text(FILE *f, const struct run_report *r)
 			snprintf(buf, sizeof(buf), "%llu entries in %llu buckets (%s): %llu used "
 				 "(ideal hashing %.1f), longest chain %llu (ideal %.1f), dispersion "
 				 "p = %.3g%s", (unsigned long long)sn->shape.entries,
-				 (unsigned long long)sn->shape.buckets, sn->hash,
+				 (unsigned long long)sn->shape.buckets, sn->hash->name,
 				 (unsigned long long)sn->shape.used, sn->uniform.used,
 				 (unsigned long long)sn->shape.longest, sn->uniform.longest,
 				 sn->uniform.p_value, sn->changed_buckets ? "; moved while walked" : "");

@@ -95,10 +95,10 @@ struct whatif_req {
 	const char *lookups_path;
 	unsigned int bits[MAX_ALTS];
 	int nbits;
-	enum table_hash hashes[4];
+	const struct table_hash *hashes[4];
 	int nhashes;
 	bool json;
-	enum table_hash forced_current;
+	const struct table_hash *forced_current;
 };
 
 static int parse_bits(const char *list, struct whatif_req *q)
@@ -124,12 +124,12 @@ static int parse_bits(const char *list, struct whatif_req *q)
 static int parse_hashes(const char *list, struct whatif_req *q)
 {
 	char buf[256], *tok, *save = NULL;
-	enum table_hash h;
+	const struct table_hash *h;
 
 	snprintf(buf, sizeof(buf), "%s", list);
 	for (tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
 		h = table_hash_named(tok);
-		if (h != TABLE_HASH_XOR && h != TABLE_HASH_MURMUR3 && h != TABLE_HASH_JHASH)
+		if (!table_hash_compatible(&table_hash_xor, h))
 			return pft_refuse("whatif", "--hash wants xor, murmur3 or jhash, not '%s'", tok);
 		if (q->nhashes == 4)
 			return pft_refuse("whatif", "--hash: at most 4 hashes");
@@ -172,7 +172,7 @@ static int parse_whatif(int argc, char **argv, struct whatif_req *q)
 		case 'C':
 			eq = strchr(optarg, '=');
 			if (!eq || strncmp(optarg, "current.hash=", 13) ||
-			    table_hash_named(eq + 1) == TABLE_HASH_NONE)
+			    !table_hash_named(eq + 1))
 				return pft_refuse("whatif", "-C wants current.hash=NAME, not '%s'", optarg);
 			q->forced_current = table_hash_named(eq + 1);
 			break;
@@ -195,14 +195,14 @@ static int parse_whatif(int argc, char **argv, struct whatif_req *q)
 
 /* The alternatives for one table, the kernel's own configuration first. */
 static int alternatives(const struct whatif_req *q, const struct table_snapshot *s,
-			enum table_hash current, enum table_hash *hash, unsigned int *bits)
+			const struct table_hash *current, const struct table_hash **hash, unsigned int *bits)
 {
-	enum table_hash avc[3] = { TABLE_HASH_XOR, TABLE_HASH_MURMUR3, TABLE_HASH_JHASH };
-	const enum table_hash *hl = q->nhashes ? q->hashes : avc;
+	const struct table_hash *avc[3] = { &table_hash_xor, &table_hash_murmur3, &table_hash_jhash };
+	const struct table_hash *const *hl = q->nhashes ? q->hashes : avc;
 	int nh = q->nhashes ? q->nhashes : 3, n = 0, i, j;
 	unsigned int defbits[MAX_ALTS];
 	int nb = 0;
-	bool is_avc = table_hash_compatible(TABLE_HASH_XOR, current);
+	bool is_avc = table_hash_compatible(&table_hash_xor, current);
 
 	hash[n] = current;
 	bits[n++] = s->bits;
@@ -250,7 +250,7 @@ static void print_row(const struct layout_prediction *p, bool current, bool coun
 	else
 		snprintf(walk, sizeof(walk), "%.2f [%.2f, %.2f]", p->mean_walk, p->mean_walk_lo,
 			 p->mean_walk_hi);
-	printf("  %-15s %-8s %10llu %6.1f%%  %8llu   %s%s\n", nb, table_hash_name(p->hash),
+	printf("  %-15s %-8s %10llu %6.1f%%  %8llu   %s%s\n", nb, p->hash->name,
 	       (unsigned long long)p->shape.used,
 	       100.0 * (double)p->shape.used / (double)p->shape.buckets,
 	       (unsigned long long)p->shape.longest, walk, current ? "   <- the kernel's" : "");
@@ -261,7 +261,7 @@ static struct json_object *prediction_json(const struct layout_prediction *p, bo
 {
 	struct json_object *o = json_object_new_object();
 
-	json_object_object_add(o, "hash", json_object_new_string(table_hash_name(p->hash)));
+	json_object_object_add(o, "hash", json_object_new_string(p->hash->name));
 	json_object_object_add(o, "bits", json_object_new_int((int)p->bits));
 	json_object_object_add(o, "slots", json_object_new_uint64(p->shape.buckets));
 	table_shape_json(&p->shape, o);
@@ -322,7 +322,7 @@ static void print_verdict(FILE *f, const struct layout_prediction *p, const stru
 {
 	fprintf(f, "  %s, %llu slots: %s %.2f nodes per lookup [%+.2f, %+.2f] = %.1f ns, hashing "
 		"costs %.1f ns %s: %s, net %+.1f ns per lookup [%+.1f, %+.1f]\n",
-		table_hash_name(p->hash), (unsigned long long)p->shape.buckets,
+		p->hash->name, (unsigned long long)p->shape.buckets,
 		v->nodes_saved >= 0 ? "saves" : "adds", fabs(v->nodes_saved), v->nodes_saved_lo,
 		v->nodes_saved_hi, fabs(v->saved_ns), fabs(v->hash_extra),
 		v->hash_extra >= 0 ? "more" : "less",
@@ -331,16 +331,18 @@ static void print_verdict(FILE *f, const struct layout_prediction *p, const stru
 }
 
 /* Bucket functions timed once per whatif: every call of a hash costs the same. */
-static struct estimate costs[TABLE_HASH_EHASH + 1];
-static bool costs_known[TABLE_HASH_EHASH + 1];
+static struct estimate costs[TABLE_HASHES_MAX];
+static bool costs_known[TABLE_HASHES_MAX];
 
-static struct estimate cached_hash_cost(enum table_hash h, unsigned int bits)
+static struct estimate cached_hash_cost(const struct table_hash *h, unsigned int bits)
 {
-	if (!costs_known[h]) {
-		costs[h] = hash_cost(h, bits);
-		costs_known[h] = true;
+	int i = table_hash_index(h);
+
+	if (!costs_known[i]) {
+		costs[i] = hash_cost(h, bits);
+		costs_known[i] = true;
 	}
-	return costs[h];
+	return costs[i];
 }
 
 /* The costs the verdicts weighed: every bucket function timed, and a node. */
@@ -359,13 +361,13 @@ static void print_costs(FILE *f, struct json_object *o, struct estimate per_node
 		fprintf(f, "  costs here, ns, median [95%%]: a node %.2f [%.2f, %.2f] (%s)", per_node.median,
 			per_node.lo, per_node.hi, source);
 	}
-	for (h = 1; h <= TABLE_HASH_EHASH; h++) {
+	for (h = 0; table_hash_at(h); h++) {
 		if (!costs_known[h])
 			continue;
 		if (hc)
-			json_object_object_add(hc, table_hash_name((enum table_hash)h), estimate_json(costs[h]));
+			json_object_object_add(hc, table_hash_at(h)->name, estimate_json(costs[h]));
 		else
-			fprintf(f, "; %s %.2f [%.2f, %.2f]", table_hash_name((enum table_hash)h),
+			fprintf(f, "; %s %.2f [%.2f, %.2f]", table_hash_at(h)->name,
 				costs[h].median, costs[h].lo, costs[h].hi);
 	}
 	if (!o)
@@ -384,7 +386,7 @@ static int whatif_target(const struct whatif_req *q, const struct target_report 
 	FILE *vf = NULL;
 	const struct table_snapshot *s = t->snapshot;
 	bool counted = weigh->counted;
-	enum table_hash current = table_hash_named(s->hash), hash[MAX_ALTS];
+	const struct table_hash *current = s->hash, *hash[MAX_ALTS];
 	unsigned int bits[MAX_ALTS];
 	struct layout_prediction p;
 	struct json_object *o = NULL, *preds = NULL, *meas;
@@ -394,7 +396,7 @@ static int whatif_target(const struct whatif_req *q, const struct target_report 
 	if (q->forced_current) {
 		if (!table_hash_compatible(current, q->forced_current)) {
 			fprintf(stderr, "pftrace: whatif: %s's keys cannot be hashed by %s\n",
-				t->traced, table_hash_name(q->forced_current));
+				t->traced, q->forced_current->name);
 			return 2;
 		}
 		current = q->forced_current;
@@ -410,7 +412,7 @@ static int whatif_target(const struct whatif_req *q, const struct target_report 
 		json_object_array_add(arr, o);
 	} else {
 		printf("%s: %s, %llu entries in 2^%u buckets, %s hash%s\n", t->traced, t->table,
-		       (unsigned long long)s->shape.entries, s->bits, s->hash,
+		       (unsigned long long)s->shape.entries, s->bits, s->hash->name,
 		       counted ? "" : " (no lookups counted: trace with --snapshot and -d)");
 		if (weigh != s)
 			printf("  walks weighed by the lookups of %s\n", q->lookups_path);
@@ -466,15 +468,14 @@ static int whatif_target(const struct whatif_req *q, const struct target_report 
 		if (cost_source)
 			print_costs(NULL, o, per_node, cost_source);
 	} else {
-		printf("  measured        %-8s %10llu %6.1f%%  %8llu   %s\n", s->hash,
+		printf("  measured        %-8s %10llu %6.1f%%  %8llu   %s\n", s->hash->name,
 		       (unsigned long long)s->shape.used,
 		       100.0 * (double)s->shape.used / (double)s->shape.buckets,
 		       (unsigned long long)s->shape.longest, t->sum.completed ? "(above)" : "-");
-		printf("  identity: the kernel's own layout, predicted from the keys, %s\n",
-		       identity ? "is the snapshot exactly" : current == TABLE_HASH_INODE ?
-		       "DIFFERS from the snapshot: some inodes are not hashed by (i_sb, i_ino) "
-		       "(iget5_locked() filesystems: btrfs, overlayfs, fuse)" :
-		       "DIFFERS from the snapshot: the bucket function is not the kernel's");
+		printf("  identity: the kernel's own layout, predicted from the keys, %s%s\n",
+		       identity ? "is the snapshot exactly" : "DIFFERS from the snapshot: ",
+		       identity ? "" : current->identity_caveat ? current->identity_caveat :
+		       "the bucket function is not the kernel's");
 		if (vf) {
 			fclose(vf);
 			vf = NULL;
@@ -501,7 +502,7 @@ static const struct table_snapshot *lookups_of(const struct run_file *lf,
 		const struct table_snapshot *s = lf->rep.targets[i].snapshot;
 
 		if (s && s->counted && !strcmp(lf->rep.targets[i].traced, t->traced) &&
-		    table_hash_compatible(table_hash_named(s->hash), table_hash_named(t->snapshot->hash)))
+		    table_hash_compatible(s->hash, t->snapshot->hash))
 			return s;
 	}
 	return NULL;
@@ -566,7 +567,7 @@ int cmd_whatif(int argc, char **argv)
 		weigh = q.lookups_path ? lookups_of(lf, t) : t->snapshot;
 		if (!weigh) {
 			fprintf(stderr, "pftrace: whatif: %s counted no lookups of %s's keys (%s)\n",
-				q.lookups_path, t->traced, t->snapshot->hash);
+				q.lookups_path, t->traced, t->snapshot->hash->name);
 			worst = 2;
 			done++;
 			continue;
@@ -607,16 +608,17 @@ void report_verdicts(FILE *f, const struct run_report *r)
 	for (i = 0; i < r->ntargets; i++) {
 		const struct target_report *t = &r->targets[i];
 		const struct table_snapshot *s = t->snapshot;
-		enum table_hash now, alt[6];
+		const struct table_hash *now, *alt[6];
 		unsigned int bits[6];
 		const char *source;
 		int n = 0;
 
 		if (!s || !s->counted || !s->keys || !t->sum.self_check_ok)
 			continue;
-		now = table_hash_named(s->hash);
-		if (table_hash_compatible(TABLE_HASH_XOR, now)) {
-			enum table_hash avc[3] = { TABLE_HASH_XOR, TABLE_HASH_MURMUR3, TABLE_HASH_JHASH };
+		now = s->hash;
+		if (table_hash_compatible(&table_hash_xor, now)) {
+			const struct table_hash *avc[3] = { &table_hash_xor, &table_hash_murmur3,
+							    &table_hash_jhash };
 
 			for (j = 0; j < 3; j++) {
 				if (avc[j] != now)

@@ -495,16 +495,17 @@ static int read_snapshot(struct reader *r, struct json_object *o, const char *wh
 			 struct table_snapshot *s)
 {
 	struct json_object *keys = member(o, "keys"), *counts = member(o, "lookups_by_key");
-	enum table_hash h;
+	const struct table_hash *h;
+	const char *name;
 	__u64 bits, n;
 	long long got;
 
 	if (read_shape(r, o, where, &s->shape) || get_count(r, o, where, "bits", true, &bits))
 		return -1;
-	s->hash = get_string(r, o, "hash");
-	h = table_hash_named(s->hash);
-	if (h == TABLE_HASH_NONE)
-		return fail(r, "%s.hash '%s' is no bucket function pftrace knows", where, s->hash);
+	name = get_string(r, o, "hash");
+	h = s->hash = table_hash_named(name);
+	if (!h)
+		return fail(r, "%s.hash '%s' is no bucket function pftrace knows", where, name);
 	if (bits > 32 || s->shape.buckets != 1ULL << bits)
 		return fail(r, "%s: %llu buckets are not 2^bits (bits %llu)", where,
 			    (unsigned long long)s->shape.buckets, (unsigned long long)bits);
