@@ -12,6 +12,7 @@
 #include "cmocka_prelude.h"
 #include "table.h"
 #include "verdict.h"
+#include "whatif.h"
 
 static void test_shape_from_chains(void **state)
 {
@@ -198,6 +199,67 @@ static void test_packed_keys(void **state)
 	free(text);
 }
 
+static int hash_timings, node_timings;
+
+static struct estimate fixed_hash_cost(const struct table_hash *h, unsigned int bits)
+{
+	struct estimate e = { 2, 1, 3 };
+
+	hash_timings++;
+	return e;
+}
+
+static struct estimate fixed_node_cost(void)
+{
+	struct estimate e = { 10, 9, 11 };
+
+	node_timings++;
+	return e;
+}
+
+/*
+ * whatif's model on the four keys of test_weighed_walks (2^2 buckets,
+ * chains 0, 3, 1, 0): the kernel's layout first and exactly the
+ * snapshot, then the kernel's -1..+3 sizes; a verdict for each but the
+ * first, each priced by the one node and the one hash timing.
+ */
+static void test_whatif_model(void **state)
+{
+	struct snap_key keys[4] = { dkey(1, 1), dkey(1, 2), dkey(1, 3), dkey(2, 1) };
+	struct key_count counts[1] = { { .key = dkey(1, 3), .hits = 6 } };
+	__u32 chain[4] = { 0, 3, 1, 0 };
+	struct table_snapshot snap = { .hash = &table_hash_d_hash, .bits = 2, .keys = keys,
+				       .nkeys = 4, .counted = true, .counts = counts, .ncounts = 1 };
+	struct target_report t = { .traced = "d_lookup", .snapshot = &snap };
+	struct whatif_costs c = { .time_hash = fixed_hash_cost, .time_node = fixed_node_cost };
+	struct whatif_ask ask = { .forced_current = NULL };
+	struct whatif_table *w = malloc(sizeof(*w));
+	static const unsigned int sizes[] = { 2, 1, 3, 4, 5 };
+	int i;
+
+	assert_int_equal(table_shape_from_chains(&snap.shape, chain, 4), 0);
+	assert_int_equal(whatif_weigh(w, &ask, &t, &snap, &c), 0);
+	assert_true(w->identity && w->priced);
+	assert_int_equal(w->nlayouts, 5);
+	for (i = 0; i < 5; i++) {
+		assert_ptr_equal(w->layouts[i].p.hash, &table_hash_d_hash);
+		assert_int_equal(w->layouts[i].p.bits, sizes[i]);
+		assert_int_equal(w->layouts[i].has_verdict, i > 0);
+	}
+	/* the third of its chain, in its order: 3 nodes; any order of 3: 1 to 3, mean 2 */
+	assert_true(w->layouts[0].p.mean_walk_in_order == 3 && w->layouts[0].p.mean_walk == 2);
+	assert_true(w->node_cost.median == 10 && w->layouts[1].v.cost_per_node == 10);
+	assert_int_equal(hash_timings, 1);
+	assert_int_equal(node_timings, 1);
+	whatif_table_free(w);
+	/* another hash taken for the kernel's must read the same keys */
+	ask.forced_current = &table_hash_xor;
+	assert_int_equal(whatif_weigh(w, &ask, &t, &snap, &c), -EINVAL);
+	whatif_table_free(w);
+	table_shape_free(&snap.shape);
+	free(w);
+}
+
 static void test_verdict(void **state)
 {
 	struct estimate node = { 10, 8, 12 }, now = { 2, 1.5, 2.5 }, alt = { 6, 5, 7 };
@@ -240,6 +302,7 @@ int main(void)
 		cmocka_unit_test(test_hash_registry),
 		cmocka_unit_test(test_weighed_walks),
 		cmocka_unit_test(test_packed_keys),
+		cmocka_unit_test(test_whatif_model),
 		cmocka_unit_test(test_verdict),
 	};
 

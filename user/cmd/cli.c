@@ -141,6 +141,17 @@ const char *pft_unknown_option(const struct opt_spec *specs, char **argv)
 	return msg;
 }
 
+int pft_parse_whole(const char *s, long min, long max, long *out)
+{
+	char *end;
+	long v = strtol(s, &end, 10);
+
+	if (end == s || *end || v < min || v > max)
+		return -1;
+	*out = v;
+	return 0;
+}
+
 /* A finite number of seconds in [min, a year], and nothing else. */
 int pft_parse_seconds(const char *who, const char *opt, const char *s, double min, double *out)
 {

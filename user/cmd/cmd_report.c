@@ -6,13 +6,15 @@
  * (whatif's verdicts).
  */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "cli.h"
 #include "commands.h"
+#include "hash_cost.h"
 #include "runfile.h"
 #include "runtools.h"
-#include "whatif.h"
+#include "whatif_render.h"
 
 /* one row per non-empty bucket of both histograms of every target */
 static void report_csv(FILE *f, const struct run_report *r)
@@ -34,6 +36,23 @@ static void report_csv(FILE *f, const struct run_report *r)
 				fprintf(f, "%s,hit_position,%d,%llu\n", t->traced, v,
 					(unsigned long long)t->stats.hit_pos_hist[v]);
 	}
+}
+
+/*
+ * Each table with a snapshot and counted lookups, its own layout against
+ * each other hash and a table twice the size: whether one pays off here.
+ */
+static void report_verdicts(FILE *f, const struct run_report *r)
+{
+	struct whatif_table *w = malloc(sizeof(*w));
+	int i;
+
+	for (i = 0; w && i < r->ntargets; i++) {
+		if (!whatif_weigh_report(w, &r->targets[i], hash_costs_here()))
+			whatif_print_report(f, w);
+		whatif_table_free(w);
+	}
+	free(w);
 }
 
 int cmd_report(int argc, char **argv)

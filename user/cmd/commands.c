@@ -17,7 +17,6 @@
 #include "sites.h"
 #include "suggest.h"
 #include "targets.h"
-#include "whatif.h"
 
 const struct command commands[] = {
 	{ &trace_cmd, NULL },

@@ -29,6 +29,10 @@ const struct command *command_named(const char *name);
 /* The subcommand NAME is likely a typo of, or NULL. */
 const char *suggest_command(const char *name);
 int cmd_plot(int argc, char **argv);
+/* pftrace snapshot -f FUNC [-d SECONDS] [-o FILE] [-- COMMAND...] */
+int cmd_snapshot(int argc, char **argv);
+/* pftrace whatif RUN.json [-t FUNC] [--bits LIST] [--hash LIST] */
+int cmd_whatif(int argc, char **argv);
 /* pftrace help [COMMAND] */
 int cmd_help(int argc, char **argv);
 /* pftrace __doc scd|bash|zsh|options: the man page's commands, the completions */

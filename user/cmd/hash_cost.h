@@ -10,6 +10,7 @@
 #include <stdbool.h>
 #include "stats.h"
 #include "table.h"
+#include "whatif.h"
 
 #define HASH_COST_PASSES 21
 
@@ -17,5 +18,7 @@
 struct estimate hash_cost(const struct table_hash *h, unsigned int bits);
 /* ns per node of a pointer chase through warm 64-byte nodes */
 struct estimate walk_node_cost(void);
+/* The two as whatif's timers, with what they timed so far in this process. */
+struct whatif_costs *hash_costs_here(void);
 
 #endif
