@@ -11,7 +11,7 @@
 #include <json-c/json.h>
 
 #include "runfile.h"
-#include "runtools.h"
+#include "report_commit.h"
 #include "table.h"
 
 /* what pftrace whatif computes from a snapshot: the own layout and two others */

@@ -403,48 +403,6 @@ const struct cmd_spec snapshot_cmd = {
 	trace_opt_specs,
 };
 
-const struct cmd_spec features_cmd = {
-	"features", "features [--format text|json] [--btf FILE] [-v]",
-	"What this kernel and this process offer pftrace: attach methods, BTF,\n"
-	"kallsyms, SELinux, PMU, capabilities; each line says why when no.",
-	common_opt_specs,
-};
-
-const struct cmd_spec list_cmd = {
-	"list", "list [--format text|json] [--btf FILE] [-v]",
-	"Every recipe (hash table) pftrace knows, the functions it answers to,\n"
-	"and whether and how each attaches on this kernel.",
-	common_opt_specs,
-};
-
-static const struct opt_spec help_only_specs[] = {
-	{ "help", 'h', NULL, "this text" },
-	{ 0 },
-};
-
-const struct opt_spec report_opt_specs[] = {
-	{ "format", OPT_FORMAT, "FORMAT", "text (default), json, openmetrics, prometheus, or csv:\n"
-					  "traced,histogram,nodes,count, one row per bucket" },
-	{ "help", 'h', NULL, "this text" },
-	{ 0 },
-};
-
-const struct cmd_spec report_cmd = {
-	"report", "report RUN.json [--format text|json|openmetrics|prometheus|csv]",
-	"The run as a 72-column block for a commit message, then, for each table\n"
-	"with a snapshot and counted lookups, whether another size or hash pays off.\n"
-	"The other formats give the run file's data for other tools.",
-	report_opt_specs,
-};
-
-const struct cmd_spec diff_cmd = {
-	"diff", "diff BEFORE.json AFTER.json",
-	"Compares two runs: chain-length histograms side by side, the changes in\n"
-	"rate, walks, hits and NULL prefetches, and a chi-square test of whether\n"
-	"the chain lengths differ.",
-	help_only_specs,
-};
-
 int parse_common_opts(int argc, char **argv, struct common_opts *o, const char *cmd)
 {
 	struct opt_parser parser;

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * `pftrace report RUN.json`: the run as text for a commit message
- * (report_commit.c), then, for each table with a snapshot and counted
+ * (render/report_commit.c), then, for each table with a snapshot and counted
  * lookups, whether a bigger table or another hash would pay off here
  * (whatif's verdicts).
  */
@@ -11,10 +11,28 @@
 
 #include "cli.h"
 #include "commands.h"
+#include "fileio.h"
 #include "hash_cost.h"
 #include "runfile.h"
-#include "runtools.h"
+#include "report_commit.h"
 #include "whatif_render.h"
+
+enum { OPT_FORMAT = 256 };
+
+const struct opt_spec report_opt_specs[] = {
+	{ "format", OPT_FORMAT, "FORMAT", "text (default), json, openmetrics, prometheus, or csv:\n"
+					  "traced,histogram,nodes,count, one row per bucket" },
+	{ "help", 'h', NULL, "this text" },
+	{ 0 },
+};
+
+const struct cmd_spec report_cmd = {
+	"report", "report RUN.json [--format text|json|openmetrics|prometheus|csv]",
+	"The run as a 72-column block for a commit message, then, for each table\n"
+	"with a snapshot and counted lookups, whether another size or hash pays off.\n"
+	"The other formats give the run file's data for other tools.",
+	report_opt_specs,
+};
 
 /* one row per non-empty bucket of both histograms of every target */
 static void report_csv(FILE *f, const struct run_report *r)

@@ -29,7 +29,6 @@
 #include "output.h"
 #include "report.h"
 #include "sampling.h"
-#include "sites.h"
 #include "workload.h"
 
 /* text is read in slices this big: one read per slice, not per function */

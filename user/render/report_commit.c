@@ -3,14 +3,14 @@
  * The text of `pftrace report RUN.json`: a block of plain text, 72
  * columns wide, to paste into a commit message or a mailing-list reply.
  * A pure function of the run (fuzzed with the reader); the command, and
- * what it times on this CPU, are in cmd_report.c.
+ * what it times on this CPU, are in cmd/cmd_report.c.
  */
 #include <stdio.h>
 #include <string.h>
 
-#include "runfile.h"
 #include "hist.h"
-#include "runtools.h"
+#include "latency.h"
+#include "report_commit.h"
 #include "stats.h"
 
 #define WIDTH 72
