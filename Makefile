@@ -188,8 +188,7 @@ FUZZ_SECONDS ?= 20
 FUZZ_CC := $(CLANG) -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all \
 	-D_GNU_SOURCE -DPFTRACE_VERSION='"$(VERSION)"' $(INCLUDES)
 # the model and run-file layer: json-c and libm, no libbpf, no kernel code
-FUZZ_runfile_SRCS := $(wildcard user/model/*.c user/render/*.c user/runfile/*.c) \
-	user/cmd/report_commit.c
+FUZZ_runfile_SRCS := $(wildcard user/model/*.c user/render/*.c user/runfile/*.c)
 FUZZ_runfile_LIBS := -ljson-c -lm -lresolv
 FUZZ_elf_SRCS := user/kernel/elfread.c
 FUZZ_elf_LIBS := -lelf -lz -lzstd

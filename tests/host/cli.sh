@@ -115,6 +115,12 @@ check "whatif: a poor fit (medians 40 ns off its line) is not used" \
 refuses "whatif without a file" "give one run file" "$pftrace" whatif
 refuses "whatif --bits 0" "--bits wants log2 sizes" "$pftrace" whatif "$seed" --bits 0
 refuses "whatif --hash md5" "--hash wants xor, murmur3 or jhash" "$pftrace" whatif "$seed" --hash md5
+refuses "whatif -C current.hash=md5 (the values listed)" \
+	"-C current.hash: unknown value 'md5' (it takes xor, murmur3, jhash, d_hash, inode_hash, m_hash, ehash)" \
+	"$pftrace" whatif "$seed" -C current.hash=md5
+refuses "whatif -C of another knob" "unknown knob 'attach'" "$pftrace" whatif "$seed" -C attach=kprobe
+refuses "whatif -C current.hash=d_hash for the AVC's keys" "avc_lookup's keys cannot be hashed by d_hash" \
+	"$pftrace" whatif "$seed" -C current.hash=d_hash
 refuses "whatif of a run without a snapshot" "has no snapshot" "$pftrace" whatif "$top/tests/fuzz/corpus/runfile/minimal.json"
 refuses "whatif --lookups of a missing file" "No such file" "$pftrace" whatif "$seed" --lookups "$tmp/none.json"
 refuses "snapshot here (no data symbols in kallsyms)" "not in /proc/kallsyms" "$pftrace" snapshot -f __d_lookup_rcu

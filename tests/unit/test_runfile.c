@@ -11,6 +11,7 @@
 #include <json-c/json.h>
 #include "cmocka_prelude.h"
 #include "runfile.h"
+#include "report_commit.h"
 #include "runtools.h"
 #include "stats.h"
 #include "run_fixture.h"

@@ -55,12 +55,130 @@ static const char *duty_words(const struct duty_summary *d, char *buf, size_t le
 	return buf;
 }
 
+/* Whether B's target and FIRST's add up: the same function, sampled alike, with walks that are data. */
+static int check_target(const struct target_report *a, const struct target_report *b, int t,
+			const char *name, const char *first, char *err, size_t errlen)
+{
+	char w1[160], w2[160];
+
+	if (strcmp(a->traced, b->traced)) {
+		snprintf(err, errlen, "%s: target %d is %s, %s traced %s; merge wants "
+			 "the same targets", name, t + 1, b->traced, first, a->traced);
+		return -1;
+	}
+	if (a->sample_every != b->sample_every) {
+		snprintf(err, errlen, "%s: %s sampled 1 in %u, %s 1 in %u; sampled counts "
+			 "do not add", name, b->traced, b->sample_every, first, a->sample_every);
+		return -1;
+	}
+	/* slices pftrace chose differ run by run, as the costs did */
+	if (a->duty.one_in != b->duty.one_in || a->duty.slice_chosen != b->duty.slice_chosen ||
+	    a->duty.stays_attached != b->duty.stays_attached ||
+	    (!a->duty.slice_chosen && a->duty.slice_ms != b->duty.slice_ms)) {
+		snprintf(err, errlen, "%s: %s attached 1 slice %s in %u%s, %s 1 %s in %u%s "
+			 "(--sample); merge wants the same duty cycle", name, b->traced,
+			 duty_words(&b->duty, w1, sizeof(w1)), b->duty.one_in ? b->duty.one_in : 1,
+			 b->duty.stays_attached ? ", staying attached" : "", first,
+			 duty_words(&a->duty, w2, sizeof(w2)), a->duty.one_in ? a->duty.one_in : 1,
+			 a->duty.stays_attached ? ", staying attached" : "");
+		return -1;
+	}
+	if (!b->sum.self_check_ok) {
+		snprintf(err, errlen, "%s: %s failed its self-check; its walks are not data",
+			 name, b->traced);
+		return -1;
+	}
+	return 0;
+}
+
+/* Whether run I adds up with the first: the same targets, of the same tasks. */
+static int check_run(const struct run_report *const *runs, int i, const char *const *names,
+		     char *err, size_t errlen)
+{
+	const struct run_report *first = runs[0], *r = runs[i];
+	char w1[160], w2[160];
+	int t;
+
+	if (r->ntargets != first->ntargets) {
+		snprintf(err, errlen, "%s: %d targets, %s has %d; merge wants the same targets",
+			 names[i], r->ntargets, names[0], first->ntargets);
+		return -1;
+	}
+	for (t = 0; t < r->ntargets; t++)
+		if (check_target(&first->targets[t], &r->targets[t], t, names[i], names[0], err, errlen))
+			return -1;
+	if (!same_filter(r->filter, first->filter)) {
+		snprintf(err, errlen, "%s counted %s, %s %s; merge wants runs of the same tasks",
+			 names[i], filter_words(r->filter, w1, sizeof(w1)), names[0],
+			 filter_words(first->filter, w2, sizeof(w2)));
+		return -1;
+	}
+	return 0;
+}
+
+/* B's counts and times into M, refused where a sum would pass what a run file holds. */
+static int add_target(struct target_report *m, const struct target_report *b, const char *name,
+		      char *err, size_t errlen)
+{
+	/* the sum must be a count the run-file reader accepts */
+	if (!chain_stats_add_checked(&m->stats, &b->stats, PFT_COUNT_MAX) ||
+	    __builtin_add_overflow(m->run_time_ns, b->run_time_ns, &m->run_time_ns) ||
+	    __builtin_add_overflow(m->runs, b->runs, &m->runs) ||
+	    __builtin_add_overflow(m->recursion_misses, b->recursion_misses, &m->recursion_misses)) {
+		snprintf(err, errlen, "%s: %s's counts overflow when added to the "
+			 "runs before it (counts are below 2^63)", name, b->traced);
+		return -1;
+	}
+	m->overhead_known &= b->overhead_known;
+	/* duty cycles add up as time: the scale is the runs' over their slices' */
+	m->duty.attached_s += b->duty.attached_s;
+	m->duty.switching_s += b->duty.switching_s;
+	m->duty.slices += b->duty.slices;
+	m->duty.walk_cpu_s += b->duty.walk_cpu_s;
+	if (m->duty.walk_cpu_s > 1e9) {
+		snprintf(err, errlen, "%s: %s's walk_cpu_s overflows when added to the "
+			 "runs before it (at most 1e9 s)", name, b->traced);
+		return -1;
+	}
+	m->duty.slice_ms = fmax(m->duty.slice_ms, b->duty.slice_ms);
+	if (b->table_slots != m->table_slots)
+		m->table_slots = 0;   /* tables of different sizes */
+	return 0;
+}
+
+/* Target T of every run, summed into OUT's. */
+static int merge_target(struct run_report *out, int t, const struct run_report *const *runs, int n,
+			const char *const *names, char *err, size_t errlen)
+{
+	struct target_report *m = &out->targets[t];
+	bool walk_known = true;
+	int i;
+
+	memset(&m->stats, 0, sizeof(m->stats));
+	m->run_time_ns = m->runs = m->recursion_misses = 0;
+	m->duty.attached_s = m->duty.switching_s = 0;
+	m->duty.slices = 0;
+	/* means of runs whose edge counts are not kept: not merged */
+	m->duty.attach_ms = m->duty.detach_ms = m->duty.switch_cpu_ms = 0;
+	m->duty.walk_cpu_s = 0;
+	for (i = 0; i < n; i++) {
+		walk_known &= runs[i]->targets[t].duty.walk_cpu_s > 0;
+		if (add_target(m, &runs[i]->targets[t], names[i], err, errlen))
+			return -1;
+	}
+	if (!walk_known)
+		m->duty.walk_cpu_s = 0;   /* a file from before it: no sum */
+	if (m->duty.one_in > 1)
+		m->duty.scale = m->duty.attached_s > 0 ? out->duration_s / m->duty.attached_s : 0;
+	report_finish_target(m);
+	return 0;
+}
+
 int merge_runs(const struct run_report *const *runs, int n, const char *const *names,
 	       struct run_report *out, char *err, size_t errlen)
 {
 	const struct run_report *first = runs[0];
-	char w1[160], w2[160];
-	bool cpu_known = true, walk_known;
+	bool cpu_known = true;
 	int i, t;
 
 	*out = *first;
@@ -71,49 +189,8 @@ int merge_runs(const struct run_report *const *runs, int n, const char *const *n
 	for (i = 0; i < n; i++) {
 		const struct run_report *r = runs[i];
 
-		if (r->ntargets != first->ntargets) {
-			snprintf(err, errlen, "%s: %d targets, %s has %d; merge wants the same targets",
-				 names[i], r->ntargets, names[0], first->ntargets);
+		if (check_run(runs, i, names, err, errlen))
 			return -1;
-		}
-		for (t = 0; t < r->ntargets; t++) {
-			const struct target_report *a = &first->targets[t], *b = &r->targets[t];
-
-			if (strcmp(a->traced, b->traced)) {
-				snprintf(err, errlen, "%s: target %d is %s, %s traced %s; merge wants "
-					 "the same targets", names[i], t + 1, b->traced, names[0], a->traced);
-				return -1;
-			}
-			if (a->sample_every != b->sample_every) {
-				snprintf(err, errlen, "%s: %s sampled 1 in %u, %s 1 in %u; sampled counts "
-					 "do not add", names[i], b->traced, b->sample_every, names[0],
-					 a->sample_every);
-				return -1;
-			}
-			/* slices pftrace chose differ run by run, as the costs did */
-			if (a->duty.one_in != b->duty.one_in || a->duty.slice_chosen != b->duty.slice_chosen ||
-			    a->duty.stays_attached != b->duty.stays_attached ||
-			    (!a->duty.slice_chosen && a->duty.slice_ms != b->duty.slice_ms)) {
-				snprintf(err, errlen, "%s: %s attached 1 slice %s in %u%s, %s 1 %s in %u%s "
-					 "(--sample); merge wants the same duty cycle", names[i], b->traced,
-					 duty_words(&b->duty, w1, sizeof(w1)), b->duty.one_in ? b->duty.one_in : 1,
-					 b->duty.stays_attached ? ", staying attached" : "", names[0],
-					 duty_words(&a->duty, w2, sizeof(w2)), a->duty.one_in ? a->duty.one_in : 1,
-					 a->duty.stays_attached ? ", staying attached" : "");
-				return -1;
-			}
-			if (!b->sum.self_check_ok) {
-				snprintf(err, errlen, "%s: %s failed its self-check; its walks are not data",
-					 names[i], b->traced);
-				return -1;
-			}
-		}
-		if (!same_filter(r->filter, first->filter)) {
-			snprintf(err, errlen, "%s counted %s, %s %s; merge wants runs of the same tasks",
-				 names[i], filter_words(r->filter, w1, sizeof(w1)), names[0],
-				 filter_words(first->filter, w2, sizeof(w2)));
-			return -1;
-		}
 		if (strcmp(r->kernel_release, first->kernel_release))
 			out->kernel_release = "mixed";
 		if (strcmp(r->hostname ? r->hostname : "", first->hostname ? first->hostname : ""))
@@ -123,52 +200,9 @@ int merge_runs(const struct run_report *const *runs, int n, const char *const *n
 		cpu_known &= r->cpu_s > 0;   /* a file before cpu_s, or a run of none */
 		out->merged_runs += r->merged_runs > 1 ? r->merged_runs : 1;
 	}
-	for (t = 0; t < out->ntargets; t++) {
-		struct target_report *m = &out->targets[t];
-
-		memset(&m->stats, 0, sizeof(m->stats));
-		m->run_time_ns = m->runs = m->recursion_misses = 0;
-		m->duty.attached_s = m->duty.switching_s = 0;
-		m->duty.slices = 0;
-		/* means of runs whose edge counts are not kept: not merged */
-		m->duty.attach_ms = m->duty.detach_ms = m->duty.switch_cpu_ms = 0;
-		m->duty.walk_cpu_s = 0;
-		walk_known = true;
-		for (i = 0; i < n; i++) {
-			const struct target_report *b = &runs[i]->targets[t];
-
-			/* the sum must be a count the run-file reader accepts */
-			if (!chain_stats_add_checked(&m->stats, &b->stats, PFT_COUNT_MAX) ||
-			    __builtin_add_overflow(m->run_time_ns, b->run_time_ns, &m->run_time_ns) ||
-			    __builtin_add_overflow(m->runs, b->runs, &m->runs) ||
-			    __builtin_add_overflow(m->recursion_misses, b->recursion_misses,
-						   &m->recursion_misses)) {
-				snprintf(err, errlen, "%s: %s's counts overflow when added to the "
-					 "runs before it (counts are below 2^63)", names[i], b->traced);
-				return -1;
-			}
-			m->overhead_known &= b->overhead_known;
-			/* duty cycles add up as time: the scale is the runs' over their slices' */
-			m->duty.attached_s += b->duty.attached_s;
-			m->duty.switching_s += b->duty.switching_s;
-			m->duty.slices += b->duty.slices;
-			walk_known &= b->duty.walk_cpu_s > 0;
-			m->duty.walk_cpu_s += b->duty.walk_cpu_s;
-			if (m->duty.walk_cpu_s > 1e9) {
-				snprintf(err, errlen, "%s: %s's walk_cpu_s overflows when added to the "
-					 "runs before it (at most 1e9 s)", names[i], b->traced);
-				return -1;
-			}
-			m->duty.slice_ms = fmax(m->duty.slice_ms, b->duty.slice_ms);
-			if (b->table_slots != m->table_slots)
-				m->table_slots = 0;   /* tables of different sizes */
-		}
-		if (!walk_known)
-			m->duty.walk_cpu_s = 0;   /* a file from before it: no sum */
-		if (m->duty.one_in > 1)
-			m->duty.scale = m->duty.attached_s > 0 ? out->duration_s / m->duty.attached_s : 0;
-		report_finish_target(m);
-	}
+	for (t = 0; t < out->ntargets; t++)
+		if (merge_target(out, t, runs, n, names, err, errlen))
+			return -1;
 	/* a total that leaves some runs out would mislead: none (not written) */
 	if (!cpu_known)
 		out->cpu_s = 0;

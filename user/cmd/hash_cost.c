@@ -28,7 +28,7 @@ static void fill_keys(struct snap_key *k)
 	}
 }
 
-struct estimate hash_cost(enum table_hash h, unsigned int bits)
+struct estimate hash_cost(const struct table_hash *h, unsigned int bits)
 {
 	static struct snap_key keys[KEYS];
 	double t[HASH_COST_PASSES], start;
@@ -41,7 +41,7 @@ struct estimate hash_cost(enum table_hash h, unsigned int bits)
 		acc = 0;
 		start = now_ns();
 		for (i = 0; i < CALLS; i++)
-			acc += table_bucket(h, bits, &keys[i & (KEYS - 1)]);
+			acc += h->bucket(bits, &keys[i & (KEYS - 1)]);
 		t[p] = (now_ns() - start) / CALLS;
 		sink += acc;
 	}
@@ -83,4 +83,11 @@ struct estimate walk_node_cost(void)
 	}
 	free(nodes);
 	return estimate(t, HASH_COST_PASSES);
+}
+
+struct whatif_costs *hash_costs_here(void)
+{
+	static struct whatif_costs here = { .time_hash = hash_cost, .time_node = walk_node_cost };
+
+	return &here;
 }

@@ -1,16 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0
-#include <errno.h>
-#include <limits.h>
-#include <math.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <json-c/json.h>
 
-#include "duty.h"
 #include "fileio.h"
-#include "runfile.h"
+#include "runfile_reader.h"
 
 /*
  * What reading a run file may cost. json-c's tree takes far more memory
@@ -24,525 +19,6 @@
 #define RUNFILE_TREE_RATIO 32
 #define TREE_BYTES_PER_CONTAINER 1024
 #define TREE_BYTES_PER_VALUE 96
-/* json-c saturates integers past int64, which would hide a wrap */
-#define COUNT_MAX PFT_COUNT_MAX
-
-struct reader {
-	struct run_file *rf;
-	const char *name;
-	char *err;
-	size_t errlen;
-};
-
-static int fail(struct reader *r, const char *fmt, ...)
-{
-	char msg[400];
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(msg, sizeof(msg), fmt, ap);
-	va_end(ap);
-	snprintf(r->err, r->errlen, "%s: %s", r->name, msg);
-	return -1;
-}
-
-/*
- * A string of the file, owned by the run. Control characters are
- * escaped here, once, so that no report, diff or error line can carry a
- * file's escape sequences or fake lines onto a terminal.
- */
-static const char *keep(struct reader *r, const char *s)
-{
-	struct run_file *rf = r->rf;
-	size_t cap;
-	char *copy;
-
-	if (rf->nstrings == (int)(sizeof(rf->strings) / sizeof(rf->strings[0])))
-		return "";
-	s = s ? s : "";
-	cap = 4 * strlen(s) + 6;   /* each byte at most "\xNN", and text_safe's margin */
-	copy = malloc(cap);
-	if (!copy)
-		return "";
-	text_safe(s, copy, cap);
-	rf->strings[rf->nstrings++] = copy;
-	return copy;
-}
-
-static struct json_object *member(struct json_object *o, const char *key)
-{
-	struct json_object *v = NULL;
-
-	if (!o || !json_object_is_type(o, json_type_object) ||
-	    !json_object_object_get_ex(o, key, &v))
-		return NULL;
-	return v;
-}
-
-/* A non-negative integer member; missing ones are an error only if required. */
-static int get_count(struct reader *r, struct json_object *o, const char *where,
-		     const char *key, bool required, __u64 *out)
-{
-	struct json_object *v = member(o, key);
-	int64_t i;
-
-	*out = 0;
-	if (!v)
-		return required ? fail(r, "%s has no \"%s\"", where, key) : 0;
-	if (!json_object_is_type(v, json_type_int))
-		return fail(r, "%s.%s is not an integer", where, key);
-	i = json_object_get_int64(v);
-	if (i < 0)
-		return fail(r, "%s.%s is negative", where, key);
-	if ((__u64)i > COUNT_MAX)
-		return fail(r, "%s.%s is out of range (counts are below 2^63)", where, key);
-	*out = (__u64)i;
-	return 0;
-}
-
-/* a + b, refused where it would pass COUNT_MAX */
-static int add_count(struct reader *r, const char *what, __u64 a, __u64 b, __u64 *sum)
-{
-	if (__builtin_add_overflow(a, b, sum) || *sum > COUNT_MAX)
-		return fail(r, "%s overflows (counts are below 2^63)", what);
-	return 0;
-}
-
-static const char *get_string(struct reader *r, struct json_object *o, const char *key)
-{
-	struct json_object *v = member(o, key);
-
-	return keep(r, v && json_object_is_type(v, json_type_string) ? json_object_get_string(v) : "");
-}
-
-/* an optional true/false member: absent is false, anything but a boolean refused */
-static int get_flag(struct reader *r, struct json_object *o, const char *where, const char *key,
-		    bool *out)
-{
-	struct json_object *v = member(o, key);
-
-	*out = false;
-	if (!v)
-		return 0;
-	if (!json_object_is_type(v, json_type_boolean))
-		return fail(r, "%s.%s is not true or false", where, key);
-	*out = json_object_get_boolean(v);
-	return 0;
-}
-
-static double get_number(struct json_object *o, const char *key)
-{
-	struct json_object *v = member(o, key);
-
-	return v && (json_object_is_type(v, json_type_double) || json_object_is_type(v, json_type_int))
-	       ? json_object_get_double(v) : 0;
-}
-
-/*
- * A number member converted to an integer type without undefined
- * behaviour: NaN reads as 0, and anything out of [lo, hi] is clamped (a
- * fuzzer found a cpus of 1.8e19 converted straight to int).
- */
-static double get_clamped(struct json_object *o, const char *key, double lo, double hi)
-{
-	double v = get_number(o, key);
-
-	if (!(v == v))
-		return 0;
-	return v < lo ? lo : v > hi ? hi : v;
-}
-
-#define get_int(o, key) ((int)get_clamped((o), (key), INT_MIN, INT_MAX))
-#define get_long(o, key) ((long)get_clamped((o), (key), (double)LONG_MIN, 9.2e18))
-#define get_u64(o, key) ((__u64)get_clamped((o), (key), 0, 1.8e19))
-
-/*
- * --sample's duty cycle, if the target was traced with one: every value
- * in the range pftrace writes, and a scale that follows from the others
- * within rounding (a file that says otherwise is refused, not believed).
- */
-static int get_duty(struct reader *r, struct json_object *t, const char *where,
-		    double duration_s, struct duty_summary *d)
-{
-	/* a merge's CPUs are its first run's: the bound holds for one run only */
-	int cpus = r->rf->rep.merged_runs > 1 ? 0 : r->rf->rep.cpus;
-	struct json_object *o = member(t, "duty_cycle");
-	__u64 one_in, slices;
-	char dwhere[64];
-
-	memset(d, 0, sizeof(*d));
-	if (!o)
-		return 0;
-	if (!json_object_is_type(o, json_type_object))
-		return fail(r, "%s.duty_cycle is not an object", where);
-	if (get_count(r, o, where, "one_in", true, &one_in) ||
-	    get_count(r, o, where, "slices", true, &slices))
-		return -1;
-	d->slice_ms = get_number(o, "slice_ms");
-	d->attached_s = get_number(o, "attached_s");
-	d->scale = get_number(o, "scale");
-	d->switching_s = get_number(o, "switching_s");
-	d->attach_ms = get_number(o, "attach_ms");
-	d->detach_ms = get_number(o, "detach_ms");
-	snprintf(dwhere, sizeof(dwhere), "%s.duty_cycle", where);
-	if (get_flag(r, o, dwhere, "slice_chosen", &d->slice_chosen) ||
-	    get_flag(r, o, dwhere, "stays_attached", &d->stays_attached))
-		return -1;
-	d->switch_cpu_ms = get_number(o, "switch_cpu_ms");
-	d->walk_cpu_s = get_number(o, "walk_cpu_s");
-	if (one_in < 2 || one_in > 10000 || slices > 1000000000)
-		return fail(r, "%s.duty_cycle: one_in %llu or slices %llu out of range", where,
-			    (unsigned long long)one_in, (unsigned long long)slices);
-	if (!(d->slice_ms >= 1 && d->slice_ms <= 1e5) || !(d->attached_s > 0 && d->attached_s <= 1e9) ||
-	    !(d->scale >= 0.5 && d->scale <= 1e6) || !(d->switching_s >= 0 && d->switching_s <= 1e9))
-		return fail(r, "%s.duty_cycle: slice_ms, attached_s or scale out of range", where);
-	if (!(d->attach_ms >= 0 && d->attach_ms <= 1e7) || !(d->detach_ms >= 0 && d->detach_ms <= 1e7))
-		return fail(r, "%s.duty_cycle: attach_ms or detach_ms out of range", where);
-	if (!(d->switch_cpu_ms >= 0 && d->switch_cpu_ms <= 1e7) ||
-	    !(d->walk_cpu_s >= 0 && d->walk_cpu_s <= 1e9))
-		return fail(r, "%s.duty_cycle: switch_cpu_ms or walk_cpu_s out of range", where);
-	/* what pftrace never writes: a chosen slice past its longest, or a
-	 * switch where the programs stayed attached (and chose nothing) */
-	if (d->slice_chosen && d->slice_ms > DUTY_MAX_CHOSEN_SLICE_MS)
-		return fail(r, "%s.duty_cycle: a chosen slice of %g ms, past %d", where, d->slice_ms,
-			    DUTY_MAX_CHOSEN_SLICE_MS);
-	if (d->stays_attached && (d->slice_chosen || d->switching_s > 0 || d->attach_ms > 0 ||
-				  d->detach_ms > 0 || d->switch_cpu_ms > 0))
-		return fail(r, "%s.duty_cycle: stays_attached, yet switched or chose its slices", where);
-	/* one run's walks ran on at most its CPUs at once */
-	if (cpus > 0 && d->walk_cpu_s > d->attached_s * cpus * 1.01)
-		return fail(r, "%s.duty_cycle: walk_cpu_s %g is more than %d CPUs over attached_s %g",
-			    where, d->walk_cpu_s, cpus, d->attached_s);
-	if (duration_s > 0 && fabs(d->scale * d->attached_s - duration_s) > 1e-3 * duration_s + 1e-6)
-		return fail(r, "%s.duty_cycle: scale %g is not the duration %g s over attached_s %g",
-			    where, d->scale, duration_s, d->attached_s);
-	d->one_in = (unsigned int)one_in;
-	d->slices = (unsigned int)slices;
-	return 0;
-}
-
-/* [{"min": i, "max": i, "count": n}, ...] into linear slots */
-static int get_hist(struct reader *r, struct json_object *arr, const char *where, __u64 *slots)
-{
-	size_t i, n;
-	__u64 prev = 0;
-
-	if (!json_object_is_type(arr, json_type_array))
-		return fail(r, "%s is not a list of buckets", where);
-	n = json_object_array_length(arr);
-	if (n > PFT_MAX_WALK + 1)
-		return fail(r, "%s has %zu buckets; pftrace writes at most %d", where, n,
-			    PFT_MAX_WALK + 1);
-	for (i = 0; i < n; i++) {
-		struct json_object *b = json_object_array_get_idx(arr, i);
-		__u64 min, max, count;
-
-		if (get_count(r, b, where, "min", true, &min) ||
-		    get_count(r, b, where, "max", true, &max) ||
-		    get_count(r, b, where, "count", true, &count))
-			return -1;
-		if (min != max || min > PFT_MAX_WALK)
-			return fail(r, "%s has a bucket %llu..%llu pftrace does not write", where,
-				    (unsigned long long)min, (unsigned long long)max);
-		/* pftrace writes each bucket once, in order */
-		if (slots[min] || (i && min <= prev))
-			return fail(r, "%s: bucket %llu is out of order or repeated", where,
-				    (unsigned long long)min);
-		slots[min] = count;
-		prev = min;
-	}
-	return 0;
-}
-
-/*
- * What the writer guarantees of a target's counts, checked without
- * wrap-around: the histograms sum to the walks, no hit is at a position
- * past the walk's length, and every lookup is a walk, a truncation or a
- * read fault.
- */
-static int check_target_sums(struct reader *r, const char *where, const struct chain_stats *s)
-{
-	__u64 completed = 0, hits = 0, nodes = 0, term, sum;
-	int i;
-
-	for (i = 0; i < PFT_HIST_SLOTS; i++) {
-		if (s->hit_pos_hist[i] > s->chain_walked_hist[i])
-			return fail(r, "%s: %llu hits at position %d but only %llu walks of %d nodes",
-				    where, (unsigned long long)s->hit_pos_hist[i], i,
-				    (unsigned long long)s->chain_walked_hist[i], i);
-		if (__builtin_mul_overflow(s->chain_walked_hist[i], (__u64)i, &term))
-			return fail(r, "%s: nodes walked overflows", where);
-		if (add_count(r, "chain_walked", completed, s->chain_walked_hist[i], &completed) ||
-		    add_count(r, "hit_position", hits, s->hit_pos_hist[i], &hits) ||
-		    add_count(r, "nodes walked", nodes, term, &nodes))
-			return -1;
-	}
-	if (s->hit_pos_hist[0])
-		return fail(r, "%s: a walk of no node cannot hit", where);
-	if (hits > s->hits)
-		return fail(r, "%s: %llu walks hit but the kernel found only %llu", where,
-			    (unsigned long long)hits, (unsigned long long)s->hits);
-	if (s->next_null_at_hit > hits)
-		return fail(r, "%s: next_null_at_hit %llu is more than the %llu walk hits", where,
-			    (unsigned long long)s->next_null_at_hit, (unsigned long long)hits);
-	if (s->self_disagree > completed)
-		return fail(r, "%s: self_check.disagree %llu is more than the %llu walks", where,
-			    (unsigned long long)s->self_disagree, (unsigned long long)completed);
-	if (add_count(r, "walks + truncated", completed, s->truncated, &sum) ||
-	    add_count(r, "walks + truncated + read_faults", sum, s->read_faults, &sum))
-		return -1;
-	if (sum != s->lookups)
-		return fail(r, "%s: %llu walks + %llu truncated + %llu read faults != %llu lookups",
-			    where, (unsigned long long)completed, (unsigned long long)s->truncated,
-			    (unsigned long long)s->read_faults, (unsigned long long)s->lookups);
-	return 0;
-}
-
-static int read_snapshot(struct reader *r, struct json_object *o, const char *where,
-			 struct table_snapshot *s);
-
-static int read_target(struct reader *r, struct json_object *t, int idx)
-{
-	struct target_report *tr = &r->rf->rep.targets[idx];
-	struct chain_stats *s = &tr->stats;
-	struct json_object *v, *sc = member(t, "self_check");
-	char where[32];
-	__u64 sample, slots;
-
-	snprintf(where, sizeof(where), "targets[%d]", idx);
-	if (!t || !json_object_is_type(t, json_type_object))
-		return fail(r, "%s is not an object", where);
-	tr->requested = get_string(r, t, "requested");
-	tr->traced = get_string(r, t, "traced");
-	if (!tr->traced[0])
-		return fail(r, "%s has no \"traced\" function", where);
-	tr->recipe = get_string(r, t, "recipe");
-	tr->table = get_string(r, t, "table");
-	tr->method = get_string(r, t, "method");
-	tr->loads = get_string(r, t, "loads");
-	if (tr->loads[0] && strcmp(tr->loads, "direct") && strcmp(tr->loads, "probe"))
-		return fail(r, "%s has \"loads\" '%s'; pftrace writes direct or probe", where,
-			    tr->loads);
-	tr->adds = get_string(r, t, "adds");
-	if (tr->adds[0] && strcmp(tr->adds, "plain") && strcmp(tr->adds, "atomic"))
-		return fail(r, "%s has \"adds\" '%s'; pftrace writes plain or atomic", where,
-			    tr->adds);
-	tr->plan_note = get_string(r, t, "plan");
-	tr->detail = get_string(r, t, "layout");
-	tr->iterator = get_string(r, t, "iterator");
-	v = member(t, "chain_end");
-	tr->chain_end = v && !strcmp(json_object_get_string(v), "nulls") ? PFT_END_NULLS : PFT_END_NULL;
-	if (get_count(r, t, where, "table_slots", false, &slots) ||
-	    get_count(r, t, where, "sampled_1_in", false, &sample) ||
-	    get_count(r, t, where, "calls", false, &s->calls) ||
-	    get_count(r, t, where, "lookups", true, &s->lookups) ||
-	    get_count(r, t, where, "hits", true, &s->hits) ||
-	    get_count(r, t, where, "misses", true, &s->misses) ||
-	    get_count(r, t, where, "truncated", false, &s->truncated) ||
-	    get_count(r, t, where, "read_faults", false, &s->read_faults) ||
-	    get_count(r, t, where, "lost", false, &s->lost) ||
-	    get_count(r, t, where, "next_null_at_hit", false, &s->next_null_at_hit))
-		return -1;
-	tr->table_slots = slots;
-	if (sample > 1000000)
-		return fail(r, "%s.sampled_1_in is %llu; pftrace samples at most 1 in 1000000",
-			    where, (unsigned long long)sample);
-	tr->sample_every = sample ? (unsigned int)sample : 1;
-	if (get_duty(r, t, where, r->rf->rep.duration_s, &tr->duty))
-		return -1;
-	if (tr->duty.one_in > 1 && tr->sample_every > 1)
-		return fail(r, "%s: both sampled_1_in and duty_cycle; pftrace writes one", where);
-	{
-		__u64 sum;
-
-		if (add_count(r, "hits + misses", s->hits, s->misses, &sum))
-			return -1;
-		if (sum != s->lookups)
-			return fail(r, "%s: hits %llu + misses %llu != lookups %llu", where,
-				    (unsigned long long)s->hits, (unsigned long long)s->misses,
-				    (unsigned long long)s->lookups);
-	}
-	if (!sc)
-		return fail(r, "%s has no \"self_check\"", where);
-	if (get_count(r, sc, where, "disagree", true, &s->self_disagree))
-		return -1;
-
-	v = member(t, "chain_walked");
-	r->rf->has_histograms[idx] = v != NULL;
-	if (v && get_hist(r, v, "chain_walked", s->chain_walked_hist))
-		return -1;
-	v = member(t, "hit_position");
-	if (v && get_hist(r, v, "hit_position", s->hit_pos_hist))
-		return -1;
-	if (r->rf->has_histograms[idx] && check_target_sums(r, where, s))
-		return -1;
-	if (s->calls == 0)
-		s->calls = s->lookups;
-	{
-		__u64 calls = s->calls, agree;
-
-		chain_stats_derive(s, tr->sample_every);
-		s->calls = calls;
-		/* histograms withheld (failed self-check): take the file's word */
-		if (!r->rf->has_histograms[idx]) {
-			if (get_count(r, sc, where, "agree", true, &agree))
-				return -1;
-			s->self_agree = agree;
-		}
-	}
-	v = member(t, "overhead");
-	if (v && json_object_is_type(v, json_type_object)) {
-		tr->overhead_known = true;
-		if (get_count(r, v, "overhead", "run_time_ns", false, &tr->run_time_ns) ||
-		    get_count(r, v, "overhead", "runs", false, &tr->runs) ||
-		    get_count(r, v, "overhead", "recursion_misses", false, &tr->recursion_misses))
-			return -1;
-	}
-	v = member(t, "samples");
-	if (v && json_object_is_type(v, json_type_object)) {
-		struct function_profile *p = &r->rf->profiles[idx];
-		struct json_object *pf = member(v, "prefetch");
-
-		snprintf(p->name, sizeof(p->name), "%s", tr->traced);
-		p->samples = get_u64(v, "samples");
-		p->size = (unsigned long)get_u64(v, "size");
-		p->nprefetch = pf && json_object_is_type(pf, json_type_array) ?
-			       (int)json_object_array_length(pf) : 0;
-		tr->profile = p;
-	}
-	v = member(member(t, "latency"), "fit");
-	if (v && json_object_is_type(v, json_type_object)) {
-		struct latency_fit *fit = &r->rf->lat_fits[idx];
-
-		fit->per_node = get_number(v, "per_node");
-		fit->per_node_lo = get_number(v, "per_node_lo");
-		fit->per_node_hi = get_number(v, "per_node_hi");
-		fit->fixed = get_number(v, "fixed");
-		fit->residual = get_number(v, "residual");   /* absent before it was written: 0 */
-		fit->ok = isfinite(fit->residual) && fit->residual >= 0 && isfinite(fit->per_node) && fit->per_node_lo <= fit->per_node &&
-			  fit->per_node <= fit->per_node_hi;
-		tr->latency_fit = fit->ok ? fit : NULL;
-		tr->latency_unit = get_string(r, member(t, "latency"), "unit");
-	}
-	v = member(t, "snapshot");
-	if (v) {
-		char swhere[48];
-
-		snprintf(swhere, sizeof(swhere), "%s.snapshot", where);
-		if (read_snapshot(r, v, swhere, &r->rf->snaps[idx]))
-			return -1;
-		uniform_expectation(&r->rf->snaps[idx].shape, &r->rf->snaps[idx].uniform);
-		tr->snapshot = &r->rf->snaps[idx];
-	}
-	report_finish_target(tr);
-	return 0;
-}
-
-/* A bucket count per chain length, every invariant of a table checked. */
-static int read_shape(struct reader *r, struct json_object *o, const char *where,
-		      struct table_shape *s)
-{
-	struct json_object *arr = member(o, "chain_lengths");
-	__u64 buckets = 0, entries = 0, used = 0, longest = 0, min, max, count;
-	size_t i, n;
-
-	memset(s, 0, sizeof(*s));
-	if (get_count(r, o, where, "entries", true, &s->entries) ||
-	    get_count(r, o, where, "buckets", true, &s->buckets) ||
-	    get_count(r, o, where, "buckets_used", true, &s->used) ||
-	    get_count(r, o, where, "longest_chain", true, &s->longest))
-		return -1;
-	if (!arr || !json_object_is_type(arr, json_type_array))
-		return fail(r, "%s has no \"chain_lengths\" array", where);
-	if (s->longest > PFT_SNAP_MAX_CHAIN)
-		return fail(r, "%s.longest_chain %llu is past pftrace's %d", where,
-			    (unsigned long long)s->longest, PFT_SNAP_MAX_CHAIN);
-	s->by_len = calloc(s->longest + 1, sizeof(*s->by_len));
-	if (!s->by_len)
-		return fail(r, "out of memory");
-	n = json_object_array_length(arr);
-	for (i = 0; i < n; i++) {
-		struct json_object *row = json_object_array_get_idx(arr, i);
-
-		if (get_count(r, row, "chain_lengths[]", "min", true, &min) ||
-		    get_count(r, row, "chain_lengths[]", "max", true, &max) ||
-		    get_count(r, row, "chain_lengths[]", "count", true, &count))
-			return -1;
-		if (min != max || max > s->longest || s->by_len[max])
-			return fail(r, "%s.chain_lengths: row %zu is not one new length up to "
-				    "longest_chain", where, i);
-		s->by_len[max] = count;
-		if (add_count(r, "chain_lengths", buckets, count, &buckets) ||
-		    (max && __builtin_mul_overflow(max, count, &count)) ||
-		    add_count(r, "chain_lengths", entries, max ? count : 0, &entries))
-			return -1;
-		used += max ? s->by_len[max] : 0;
-		if (s->by_len[max] && max > longest)
-			longest = max;
-	}
-	if (buckets != s->buckets || entries != s->entries || used != s->used ||
-	    longest != s->longest)
-		return fail(r, "%s: chain_lengths give %llu buckets, %llu entries, %llu used, "
-			    "longest %llu; the snapshot says %llu, %llu, %llu, %llu", where,
-			    (unsigned long long)buckets, (unsigned long long)entries,
-			    (unsigned long long)used, (unsigned long long)longest,
-			    (unsigned long long)s->buckets, (unsigned long long)s->entries,
-			    (unsigned long long)s->used, (unsigned long long)s->longest);
-	return 0;
-}
-
-static int read_snapshot(struct reader *r, struct json_object *o, const char *where,
-			 struct table_snapshot *s)
-{
-	struct json_object *keys = member(o, "keys"), *counts = member(o, "lookups_by_key");
-	enum table_hash h;
-	__u64 bits, n;
-	long long got;
-
-	if (read_shape(r, o, where, &s->shape) || get_count(r, o, where, "bits", true, &bits))
-		return -1;
-	s->hash = get_string(r, o, "hash");
-	h = table_hash_named(s->hash);
-	if (h == TABLE_HASH_NONE)
-		return fail(r, "%s.hash '%s' is no bucket function pftrace knows", where, s->hash);
-	if (bits > 32 || s->shape.buckets != 1ULL << bits)
-		return fail(r, "%s: %llu buckets are not 2^bits (bits %llu)", where,
-			    (unsigned long long)s->shape.buckets, (unsigned long long)bits);
-	s->bits = (unsigned int)bits;
-	s->took_ms = get_number(o, "took_ms");
-	if (get_count(r, o, where, "changed_buckets", false, &s->changed_buckets) ||
-	    get_count(r, o, where, "cut", false, &s->cut) ||
-	    get_count(r, o, where, "restarts", false, &s->restarts))
-		return -1;
-	/* "uniform" is derived from the shape: the caller computes it anew */
-	if (!keys)
-		return fail(r, "%s has no keys", where);
-	s->key_layout = get_string(r, keys, "layout");
-	if (!member(keys, "base64"))
-		return 0;   /* omitted: too many for a run file; the shape stands */
-	if (get_count(r, keys, where, "count", true, &n))
-		return -1;
-	got = keys_decode(h, json_object_get_string(member(keys, "base64")), &s->keys);
-	if (got < 0 || (__u64)got != n || n != s->shape.entries)
-		return fail(r, "%s.keys: %lld records, %llu said, %llu entries", where, got,
-			    (unsigned long long)n, (unsigned long long)s->shape.entries);
-	s->nkeys = n;
-	if (!counts)
-		return 0;
-	s->counted = true;
-	if (get_count(r, counts, where, "count", true, &n) ||
-	    get_count(r, counts, where, "limit", false, &s->counts_limit) ||
-	    get_count(r, counts, where, "dropped", false, &s->counts_dropped))
-		return -1;
-	if (!member(counts, "base64"))
-		return fail(r, "%s.lookups_by_key has no base64", where);
-	got = key_counts_decode(h, json_object_get_string(member(counts, "base64")), &s->counts);
-	if (got < 0 || (__u64)got != n)
-		return fail(r, "%s.lookups_by_key: %lld records, %llu said", where, got,
-			    (unsigned long long)n);
-	s->ncounts = n;
-	return 0;
-}
 
 static const char *const replay_keys[PFT_REPLAY_OPTS] = { "none", "every_node", "nonnull_only" };
 
@@ -550,26 +26,26 @@ static const char *const replay_keys[PFT_REPLAY_OPTS] = { "none", "every_node", 
 static int read_replay(struct reader *r, struct json_object *rj)
 {
 	struct replay_summary *rs = &r->rf->rep.replay;
-	struct json_object *per = member(rj, "per_lookup");
+	struct json_object *per = rd_member(rj, "per_lookup");
 	int o;
 
 	if (!per)
-		return fail(r, "replay has no \"per_lookup\"");
-	snprintf(rs->mode, sizeof(rs->mode), "%s", get_string(r, rj, "mode"));
-	snprintf(rs->unit, sizeof(rs->unit), "%s", get_string(r, rj, "unit"));
-	snprintf(rs->traced, sizeof(rs->traced), "%s", get_string(r, rj, "traced"));
+		return rd_fail(r, "replay has no \"per_lookup\"");
+	snprintf(rs->mode, sizeof(rs->mode), "%s", rd_string(r, rj, "mode"));
+	snprintf(rs->unit, sizeof(rs->unit), "%s", rd_string(r, rj, "unit"));
+	snprintf(rs->traced, sizeof(rs->traced), "%s", rd_string(r, rj, "traced"));
 	for (o = 0; o < PFT_REPLAY_OPTS; o++) {
-		struct json_object *oj = member(per, replay_keys[o]), *samples = member(oj, "samples");
+		struct json_object *oj = rd_member(per, replay_keys[o]), *samples = rd_member(oj, "samples");
 		size_t i, n;
 
 		if (!oj || !samples || !json_object_is_type(samples, json_type_array))
-			return fail(r, "replay.per_lookup.%s is incomplete", replay_keys[o]);
-		rs->median[o] = get_number(oj, "median");
-		rs->lo[o] = get_number(oj, "lo");
-		rs->hi[o] = get_number(oj, "hi");
+			return rd_fail(r, "replay.per_lookup.%s is incomplete", replay_keys[o]);
+		rs->median[o] = rd_number(oj, "median");
+		rs->lo[o] = rd_number(oj, "lo");
+		rs->hi[o] = rd_number(oj, "hi");
 		n = json_object_array_length(samples);
 		if (n < 1 || n > PFT_REPLAY_MAX_REPS || (o && (int)n != rs->reps))
-			return fail(r, "replay.per_lookup.%s has %zu samples", replay_keys[o], n);
+			return rd_fail(r, "replay.per_lookup.%s has %zu samples", replay_keys[o], n);
 		rs->reps = (int)n;
 		for (i = 0; i < n; i++)
 			rs->samples[o][i] = json_object_get_double(json_object_array_get_idx(samples, i));
@@ -608,141 +84,170 @@ static size_t tree_cost(const char *text, size_t len)
 	return containers * TREE_BYTES_PER_CONTAINER + values * TREE_BYTES_PER_VALUE;
 }
 
+/* TEXT as a JSON document, whole, at a bounded cost; NULL with the reason in r->err. */
+static struct json_object *parse_document(struct reader *r, const char *text, size_t len)
+{
+	struct json_tokener *tok;
+	struct json_object *root;
+	enum json_tokener_error jerr;
+	size_t end;
+
+	if (!len)
+		return rd_fail(r, "is empty"), NULL;
+	if (tree_cost(text, len) > RUNFILE_TREE_RATIO * len + (1 << 16))
+		return rd_fail(r, "too many JSON values for its size: not a file pftrace wrote"), NULL;
+	tok = json_tokener_new();
+	if (!tok)
+		return rd_fail(r, "out of memory"), NULL;
+	root = json_tokener_parse_ex(tok, text, (int)len);
+	jerr = json_tokener_get_error(tok);
+	/* trailing bytes past the document are whitespace or an error */
+	end = json_tokener_get_parse_end(tok);
+	while (root && jerr == json_tokener_success && end < len && strchr(" \t\r\n", text[end]))
+		end++;
+	if (!root || jerr != json_tokener_success || end < len) {
+		rd_fail(r, "not JSON (%s at byte %zu)",
+			jerr != json_tokener_success ? json_tokener_error_desc(jerr) : "trailing data",
+			json_tokener_get_parse_end(tok));
+		json_object_put(root);
+		root = NULL;
+	}
+	json_tokener_free(tok);
+	return root;
+}
+
+/* A pftrace run file of a schema this pftrace reads. */
+static int read_schema(struct reader *r, struct json_object *root)
+{
+	struct json_object *v = rd_member(root, "tool");
+	__u64 schema;
+
+	if (!v || !json_object_is_type(v, json_type_string) || strcmp(json_object_get_string(v), "pftrace"))
+		return rd_fail(r, "not a pftrace run file (no \"tool\": \"pftrace\")");
+	if (rd_count(r, root, "the run", "schema", true, &schema))
+		return -1;
+	if (schema == 0)
+		return rd_fail(r, "schema 0 does not exist; run files start at schema 1");
+	if (schema > PFT_SCHEMA_VERSION)
+		return rd_fail(r, "schema %llu; this pftrace reads schema 1 to %d (a newer pftrace wrote it)",
+			       (unsigned long long)schema, PFT_SCHEMA_VERSION);
+	return 0;
+}
+
+/* The run as a whole: its command, kernel, machine, times and workload. */
+static int read_run(struct reader *r, struct json_object *root)
+{
+	struct run_report *rep = &r->rf->rep;
+	struct json_object *machine = rd_member(root, "machine"), *v;
+
+	rep->command = rd_string(r, root, "command");
+	rep->kernel_release = rd_string(r, rd_member(root, "kernel"), "release");
+	rep->btf_path = rd_string(r, rd_member(root, "kernel"), "btf");
+	snprintf(rep->started, sizeof(rep->started), "%s", rd_string(r, root, "started"));
+	rep->duration_s = rd_number(root, "duration_s");
+	rep->end_reason = rd_string(r, root, "end_reason");
+	rep->startup_ms = rd_number(root, "startup_ms");
+	rep->peak_rss_kb = rd_long(root, "peak_rss_kb");
+	rep->cpu_s = rd_number(root, "cpu_s");
+	rep->bpf_stats = rd_string(r, root, "bpf_stats");
+	rep->hostname = rd_string(r, machine, "hostname");
+	rep->arch = rd_string(r, machine, "arch");
+	rep->cpu_model = rd_string(r, machine, "cpu");
+	rep->cpus = rd_int(machine, "cpus");
+	rep->merged_runs = rd_int(root, "merged_runs");
+	if (!(rep->duration_s >= 0))
+		return rd_fail(r, "duration_s is negative");
+	if (!(rep->cpu_s >= 0 && rep->cpu_s <= 1e9))
+		return rd_fail(r, "cpu_s is out of range");
+	if ((v = rd_member(root, "workload"))) {
+		rep->child_command = rd_string(r, v, "argv");
+		rep->child_exit = rd_int(v, "exit_status");
+	}
+	return 0;
+}
+
+/* Whose lookups were counted: merge refuses to add different tenants. */
+static int read_filter(struct reader *r, struct json_object *v)
+{
+	struct run_filter *f = &r->rf->filter;
+	struct json_object *cg = rd_member(v, "cgroup");
+
+	if (!json_object_is_type(v, json_type_object))
+		return rd_fail(r, "filter is not an object");
+	f->present = true;
+	f->pid = rd_long(v, "pid");
+	f->cgroup = cg && json_object_is_type(cg, json_type_string) ? rd_string(r, v, "cgroup") : NULL;
+	f->only_command = json_object_get_boolean(rd_member(v, "only_command"));
+	f->cgroup_id = rd_u64(v, "cgroup_id");
+	f->followed = rd_u64(v, "followed");
+	f->follow_dropped = rd_u64(v, "follow_dropped");
+	if (f->pid < 0 || (!f->pid && !f->cgroup && !f->only_command))
+		return rd_fail(r, "filter names no pid, cgroup or command");
+	r->rf->rep.filter = f;
+	return 0;
+}
+
+static int read_targets(struct reader *r, struct json_object *root)
+{
+	struct json_object *targets = rd_member(root, "targets");
+	size_t i, n;
+
+	if (!targets || !json_object_is_type(targets, json_type_array))
+		return rd_fail(r, "no \"targets\" list");
+	n = json_object_array_length(targets);
+	/* a replay of a synthetic workload traced nothing: its file has no target */
+	if ((n == 0 && !rd_member(root, "replay")) || n > PFT_MAX_TARGETS)
+		return rd_fail(r, "%zu targets; a run has 1 to %d", n, PFT_MAX_TARGETS);
+	for (i = 0; i < n; i++) {
+		if (runfile_read_target(r, json_object_array_get_idx(targets, i), (int)i))
+			return -1;
+		r->rf->rep.ntargets++;
+	}
+	return 0;
+}
+
+/* What was sampled beside the walks, if anything. */
+static int read_sampling(struct reader *r, struct json_object *v)
+{
+	struct sample_result *sr = &r->rf->samples;
+
+	if (!json_object_is_type(v, json_type_object))
+		return 0;
+	snprintf(sr->event, sizeof(sr->event), "%s", rd_string(r, v, "event"));
+	snprintf(sr->asked, sizeof(sr->asked), "%s", rd_string(r, v, "asked"));
+	snprintf(sr->note, sizeof(sr->note), "%s", rd_string(r, v, "note"));
+	if (rd_flag(r, v, "sampling", "fallback", &sr->fallback))
+		return -1;
+	sr->counts.total = rd_u64(v, "total");
+	sr->counts.kernel = rd_u64(v, "kernel");
+	r->rf->rep.samples = sr;
+	return 0;
+}
+
 int runfile_parse(const char *text, size_t len, const char *name, struct run_file *rf,
 		  char *err, size_t errlen)
 {
 	struct reader r = { .rf = rf, .name = name, .err = err, .errlen = errlen };
-	struct json_tokener *tok;
-	struct json_object *root, *targets, *v;
-	enum json_tokener_error jerr;
-	__u64 schema;
-	size_t i, n;
+	struct json_object *root, *v;
 	int rc = -1;
 
 	memset(rf, 0, sizeof(*rf));
-	if (!len)
-		return fail(&r, "is empty");
-	if (tree_cost(text, len) > RUNFILE_TREE_RATIO * len + (1 << 16))
-		return fail(&r, "too many JSON values for its size: not a file pftrace wrote");
-	tok = json_tokener_new();
-	if (!tok)
-		return fail(&r, "out of memory");
-	root = json_tokener_parse_ex(tok, text, (int)len);
-	jerr = json_tokener_get_error(tok);
-	if (!root || jerr != json_tokener_success || json_tokener_get_parse_end(tok) < len) {
-		/* trailing bytes past the document are whitespace or an error */
-		size_t end = json_tokener_get_parse_end(tok);
-
-		while (root && end < len && strchr(" \t\r\n", text[end]))
-			end++;
-		if (!root || jerr != json_tokener_success || end < len) {
-			fail(&r, "not JSON (%s at byte %zu)",
-			     jerr != json_tokener_success ? json_tokener_error_desc(jerr)
-							  : "trailing data",
-			     json_tokener_get_parse_end(tok));
-			goto out;
-		}
-	}
-	v = member(root, "tool");
-	if (!v || !json_object_is_type(v, json_type_string) || strcmp(json_object_get_string(v), "pftrace")) {
-		fail(&r, "not a pftrace run file (no \"tool\": \"pftrace\")");
+	root = parse_document(&r, text, len);
+	if (!root)
+		return -1;
+	if (read_schema(&r, root) || read_run(&r, root))
 		goto out;
-	}
-	if (get_count(&r, root, "the run", "schema", true, &schema))
+	if ((v = rd_member(root, "filter")) && read_filter(&r, v))
 		goto out;
-	if (schema == 0) {
-		fail(&r, "schema 0 does not exist; run files start at schema 1");
+	if (read_targets(&r, root))
 		goto out;
-	}
-	if (schema > PFT_SCHEMA_VERSION) {
-		fail(&r, "schema %llu; this pftrace reads schema 1 to %d (a newer pftrace wrote it)",
-		     (unsigned long long)schema, PFT_SCHEMA_VERSION);
+	if ((v = rd_member(root, "replay")) && read_replay(&r, v))
 		goto out;
-	}
-	rf->rep.command = get_string(&r, root, "command");
-	rf->rep.kernel_release = get_string(&r, member(root, "kernel"), "release");
-	rf->rep.btf_path = get_string(&r, member(root, "kernel"), "btf");
-	snprintf(rf->rep.started, sizeof(rf->rep.started), "%s", get_string(&r, root, "started"));
-	rf->rep.duration_s = get_number(root, "duration_s");
-	rf->rep.end_reason = get_string(&r, root, "end_reason");
-	rf->rep.startup_ms = get_number(root, "startup_ms");
-	rf->rep.peak_rss_kb = get_long(root, "peak_rss_kb");
-	rf->rep.cpu_s = get_number(root, "cpu_s");
-	rf->rep.bpf_stats = get_string(&r, root, "bpf_stats");
-	rf->rep.hostname = get_string(&r, member(root, "machine"), "hostname");
-	rf->rep.arch = get_string(&r, member(root, "machine"), "arch");
-	rf->rep.cpu_model = get_string(&r, member(root, "machine"), "cpu");
-	rf->rep.cpus = get_int(member(root, "machine"), "cpus");
-	rf->rep.merged_runs = get_int(root, "merged_runs");
-	if (!(rf->rep.duration_s >= 0)) {
-		fail(&r, "duration_s is negative");
+	if ((v = rd_member(root, "sampling")) && read_sampling(&r, v))
 		goto out;
-	}
-	if (!(rf->rep.cpu_s >= 0 && rf->rep.cpu_s <= 1e9)) {
-		fail(&r, "cpu_s is out of range");
-		goto out;
-	}
-	if ((v = member(root, "workload"))) {
-		rf->rep.child_command = get_string(&r, v, "argv");
-		rf->rep.child_exit = get_int(v, "exit_status");
-	}
-	/* whose lookups were counted: merge refuses to add different tenants */
-	if ((v = member(root, "filter"))) {
-		struct json_object *cg = member(v, "cgroup");
-
-		if (!json_object_is_type(v, json_type_object)) {
-			fail(&r, "filter is not an object");
-			goto out;
-		}
-		rf->filter.present = true;
-		rf->filter.pid = get_long(v, "pid");
-		rf->filter.cgroup = cg && json_object_is_type(cg, json_type_string) ?
-				    get_string(&r, v, "cgroup") : NULL;
-		rf->filter.only_command = json_object_get_boolean(member(v, "only_command"));
-		rf->filter.cgroup_id = get_u64(v, "cgroup_id");
-		rf->filter.followed = get_u64(v, "followed");
-		rf->filter.follow_dropped = get_u64(v, "follow_dropped");
-		if (rf->filter.pid < 0 || (!rf->filter.pid && !rf->filter.cgroup &&
-					   !rf->filter.only_command)) {
-			fail(&r, "filter names no pid, cgroup or command");
-			goto out;
-		}
-		rf->rep.filter = &rf->filter;
-	}
-	targets = member(root, "targets");
-	if (!targets || !json_object_is_type(targets, json_type_array)) {
-		fail(&r, "no \"targets\" list");
-		goto out;
-	}
-	n = json_object_array_length(targets);
-	/* a replay of a synthetic workload traced nothing: its file has no target */
-	if ((n == 0 && !member(root, "replay")) || n > PFT_MAX_TARGETS) {
-		fail(&r, "%zu targets; a run has 1 to %d", n, PFT_MAX_TARGETS);
-		goto out;
-	}
-	for (i = 0; i < n; i++) {
-		if (read_target(&r, json_object_array_get_idx(targets, i), (int)i))
-			goto out;
-		rf->rep.ntargets++;
-	}
-	if ((v = member(root, "replay")) && read_replay(&r, v))
-		goto out;
-	if ((v = member(root, "sampling")) && json_object_is_type(v, json_type_object)) {
-		struct sample_result *sr = &rf->samples;
-
-		snprintf(sr->event, sizeof(sr->event), "%s", get_string(&r, v, "event"));
-		snprintf(sr->asked, sizeof(sr->asked), "%s", get_string(&r, v, "asked"));
-		snprintf(sr->note, sizeof(sr->note), "%s", get_string(&r, v, "note"));
-		if (get_flag(&r, v, "sampling", "fallback", &sr->fallback))
-			goto out;
-		sr->counts.total = get_u64(v, "total");
-		sr->counts.kernel = get_u64(v, "kernel");
-		rf->rep.samples = sr;
-	}
 	rc = 0;
 out:
 	json_object_put(root);
-	json_tokener_free(tok);
 	if (rc)
 		runfile_free(rf);
 	return rc;

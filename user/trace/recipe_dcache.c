@@ -55,7 +55,7 @@ const struct recipe dcache_recipe = {
 	.iterator = "hlist_bl_for_each_entry_rcu()",
 	.chain_end = PFT_END_NULL,
 	.node_bytes = 192,		/* struct dentry */
-	.hash = "d_hash",
+	.hash = &table_hash_d_hash,
 	.key_layout = "k0 = d_name.hash_len (hash in the low 32 bits)",
 	.open = dcache_open,
 	.configure = dcache_configure,
@@ -71,7 +71,7 @@ const struct recipe dcache_ref_recipe = {
 	.iterator = "hlist_bl_for_each_entry_rcu()",
 	.chain_end = PFT_END_NULL,
 	.node_bytes = 192,		/* struct dentry */
-	.hash = "d_hash",
+	.hash = &table_hash_d_hash,
 	.key_layout = "k0 = d_name.hash_len (hash in the low 32 bits)",
 	.open = dcache_open,
 	.configure = dcache_configure,

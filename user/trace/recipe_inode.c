@@ -52,7 +52,7 @@ const struct recipe inode_recipe = {
 	.iterator = "hlist_for_each_entry_rcu(), prefetching before 3.0",
 	.chain_end = PFT_END_NULL,
 	.node_bytes = 640,		/* struct inode */
-	.hash = "inode_hash",
+	.hash = &table_hash_inode,
 	.key_layout = "k0 = i_sb, k1 = i_ino",
 	.open = inode_open,
 	.configure = inode_configure,

@@ -46,7 +46,7 @@ const struct recipe mount_recipe = {
 	.iterator = "hlist_for_each_entry_rcu(), prefetching before 3.0",
 	.chain_end = PFT_END_NULL,
 	.node_bytes = 320,		/* struct mount */
-	.hash = "m_hash",
+	.hash = &table_hash_m_hash,
 	.key_layout = "k0 = &mnt_parent->mnt, k1 = mnt_mountpoint",
 	.open = mount_open,
 	.configure = mount_configure,

@@ -85,7 +85,7 @@ const struct recipe tcp_recipe = {
 	.iterator = "sk_nulls_for_each_rcu()",
 	.chain_end = PFT_END_NULLS,
 	.node_bytes = 2368,		/* struct tcp_sock */
-	.hash = "ehash",
+	.hash = &table_hash_ehash,
 	.key_layout = "k0 = skc_hash",
 	.open = tcp_open,
 	.configure = tcp_configure,

@@ -15,6 +15,7 @@
 #include <linux/types.h>
 #include "kernel.h"
 #include "pftrace.h"
+#include "table_hash.h"
 
 struct bpf_object;
 struct bpf_link;
@@ -35,8 +36,8 @@ struct recipe {
 	enum pft_chain_end chain_end;    /* NULL, or an hlist_nulls marker */
 	/* the chained node's size (x86-64, Debian 6.12's BTF): what replay lays out */
 	unsigned int node_bytes;
-	/* for snapshots and whatif: the bucket function (model/table.h) and what a key holds */
-	const char *hash;
+	/* for snapshots and whatif: the bucket function (model/table_hash.h) and what a key holds */
+	const struct table_hash *hash;
 	const char *key_layout;
 	/* The environment the table needs (SELinux on, ...): 0 or -errno. */
 	int (*check)(const struct kernel_facts *kf, char *err, size_t errlen);
@@ -79,7 +80,7 @@ struct target {
 	int nlinks;
 	int counters_fd;                  /* its per-CPU chain_counters map */
 	int agreed_fd;                    /* and its per-CPU agreed_walks */
-	const char *table_hash;           /* the kernel's bucket function (recipe->hash, or AVC's) */
+	const struct table_hash *table_hash; /* the kernel's bucket function (recipe->hash, or AVC's) */
 	const struct lat_session *lat;    /* --latency: the session's unit and counters */
 	const struct task_filter *filter; /* -p, --cgroup, --only-command, --by: the session's */
 	/* start-up: open and configure, load (and verify), attach */

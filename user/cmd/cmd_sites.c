@@ -9,6 +9,7 @@
  */
 #include <errno.h>
 #include <getopt.h>
+#include <limits.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -29,7 +30,6 @@
 #include "output.h"
 #include "report.h"
 #include "sampling.h"
-#include "sites.h"
 #include "workload.h"
 
 /* text is read in slices this big: one read per slice, not per function */
@@ -247,7 +247,7 @@ const struct cmd_spec sites_cmd = {
 static int parse_sites_opts(int argc, char **argv, struct sites_opts *o)
 {
 	struct opt_parser parser;
-	char err[PFT_ERRLEN], *end;
+	char err[PFT_ERRLEN];
 	int c;
 
 	memset(o, 0, sizeof(*o));
@@ -274,8 +274,7 @@ static int parse_sites_opts(int argc, char **argv, struct sites_opts *o)
 			o->event = optarg;
 			break;
 		case 'F':
-			o->hz = strtol(optarg, &end, 10);
-			if (end == optarg || *end)
+			if (pft_parse_whole(optarg, LONG_MIN, LONG_MAX, &o->hz))
 				return sites_bad("-F wants samples per second, not '%s'", optarg);
 			if (sample_freq_check(o->hz, err, sizeof(err)))
 				return sites_bad("%s", err);

@@ -222,27 +222,24 @@ static bool is_intervals(const char *buf)
 	return yes;
 }
 
-int cmd_plot(int argc, char **argv)
+/* -o and -t, and the run files from argv[optind]: 0, 2 (refused) or -1 (help printed). */
+static int parse_plot_opts(int argc, char **argv, const char **out, const char **func)
 {
-	const char *out = NULL, *func = NULL;
-	struct run_file *runs = NULL;
 	struct opt_parser parser;
-	char err[PFT_ERRLEN], *buf = NULL, *svg = NULL;
-	size_t len = 0, svglen = 0;
-	FILE *f = NULL;
-	int c, nfiles, rc = 2, i, nread = 0;
+	char err[PFT_ERRLEN];
+	int c, nfiles;
 
 	opts_begin(&parser, plot_opt_specs, false);
 	while ((c = opts_next(&parser, argc, argv)) != -1) {
 		switch (c) {
 		case 'h':
 			cmd_print_help(stdout, &plot_cmd);
-			return 0;
+			return -1;
 		case 'o':
-			out = optarg;
+			*out = optarg;
 			break;
 		case 't':
-			func = optarg;
+			*func = optarg;
 			break;
 		case ':':
 			return pft_refuse("plot", "option '%s' needs a value", pft_optname(argv));
@@ -253,12 +250,67 @@ int cmd_plot(int argc, char **argv)
 	nfiles = argc - optind;
 	if (nfiles < 1 || nfiles > 2)
 		return pft_refuse("plot", "plot wants one run file, or two to compare, or -i's JSON lines");
-	if (!out)
+	if (!*out)
 		return pft_refuse("plot", "give -o FILE.svg (- for stdout)");
-	if (!output_is_stdout(out) && (strlen(out) < 4 || strcmp(out + strlen(out) - 4, ".svg")))
-		return pft_refuse("plot", "-o %s: plot writes SVG, to a name ending in .svg", out);
-	if (!output_is_stdout(out) && check_output_path(out, err, sizeof(err)))
+	if (!output_is_stdout(*out) && (strlen(*out) < 4 || strcmp(*out + strlen(*out) - 4, ".svg")))
+		return pft_refuse("plot", "-o %s: plot writes SVG, to a name ending in .svg", *out);
+	if (!output_is_stdout(*out) && check_output_path(*out, err, sizeof(err)))
 		return pft_refuse("plot", "%s", err);
+	return 0;
+}
+
+/*
+ * The SVG of FILES (one or two) into F: a heat map of -i's lines, or the
+ * runs' histograms. 0, or 2 with the reason printed; RUNS holds *NREAD
+ * run files read.
+ */
+static int draw(FILE *f, char **files, int nfiles, const char *func, struct run_file *runs,
+		int *nread)
+{
+	char err[PFT_ERRLEN], *buf = NULL;
+	size_t len = 0;
+	int rc = 2;
+
+	if (read_regular_file("", files[0], MAX_INTERVALS_BYTES, &buf, &len, err, sizeof(err))) {
+		fprintf(stderr, "pftrace: %s\n", err);
+		return 2;
+	}
+	if (is_intervals(buf)) {
+		if (nfiles != 1)
+			rc = pft_refuse("plot", "a heat map is of one run's intervals");
+		else if (plot_intervals(f, files[0], buf, func, err, sizeof(err)))
+			fprintf(stderr, "pftrace: %s\n", err);
+		else
+			rc = 0;
+		free(buf);
+		return rc;
+	}
+	free(buf);
+	for (; *nread < nfiles; (*nread)++)
+		if (runfile_read(files[*nread], &runs[*nread], err, sizeof(err))) {
+			fprintf(stderr, "pftrace: %s\n", err);
+			return 2;
+		}
+	if (plot_runs(f, &runs[0].rep, files[0], nfiles > 1 ? &runs[1].rep : NULL,
+		      nfiles > 1 ? files[1] : NULL, func, err, sizeof(err))) {
+		fprintf(stderr, "pftrace: %s\n", err);
+		return 2;
+	}
+	return 0;
+}
+
+int cmd_plot(int argc, char **argv)
+{
+	const char *out = NULL, *func = NULL;
+	struct run_file *runs = NULL;
+	char err[PFT_ERRLEN], *svg = NULL;
+	size_t svglen = 0;
+	FILE *f = NULL;
+	int rc, i, nread = 0;
+
+	rc = parse_plot_opts(argc, argv, &out, &func);
+	if (rc)
+		return rc < 0 ? 0 : rc;
 	f = open_memstream(&svg, &svglen);
 	runs = calloc(2, sizeof(*runs));
 	if (!f || !runs) {
@@ -266,31 +318,9 @@ int cmd_plot(int argc, char **argv)
 		rc = 1;
 		goto out;
 	}
-	if (read_regular_file("", argv[optind], MAX_INTERVALS_BYTES, &buf, &len, err, sizeof(err))) {
-		fprintf(stderr, "pftrace: %s\n", err);
+	rc = draw(f, argv + optind, argc - optind, func, runs, &nread);
+	if (rc)
 		goto out;
-	}
-	if (is_intervals(buf)) {
-		if (nfiles != 1) {
-			rc = pft_refuse("plot", "a heat map is of one run's intervals");
-			goto out;
-		}
-		if (plot_intervals(f, argv[optind], buf, func, err, sizeof(err))) {
-			fprintf(stderr, "pftrace: %s\n", err);
-			goto out;
-		}
-	} else {
-		for (i = 0; i < nfiles; i++, nread++)
-			if (runfile_read(argv[optind + i], &runs[i], err, sizeof(err))) {
-				fprintf(stderr, "pftrace: %s\n", err);
-				goto out;
-			}
-		if (plot_runs(f, &runs[0].rep, argv[optind], nfiles > 1 ? &runs[1].rep : NULL,
-			      nfiles > 1 ? argv[optind + 1] : NULL, func, err, sizeof(err))) {
-			fprintf(stderr, "pftrace: %s\n", err);
-			goto out;
-		}
-	}
 	if (fclose(f)) {
 		f = NULL;
 		fprintf(stderr, "pftrace: plot: out of memory\n");
@@ -307,7 +337,6 @@ out:
 	for (i = 0; i < nread; i++)
 		runfile_free(&runs[i]);
 	free(runs);
-	free(buf);
 	free(svg);
 	return rc;
 }

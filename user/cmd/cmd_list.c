@@ -4,7 +4,7 @@
 #include <json-c/json.h>
 
 #include "cli.h"
-#include "list.h"
+#include "commands.h"
 #include "output.h"
 #include "targets.h"
 
@@ -93,3 +93,10 @@ int cmd_list(int argc, char **argv)
 	kernel_facts_free(&kf);
 	return rc;
 }
+
+const struct cmd_spec list_cmd = {
+	"list", "list [--format text|json] [--btf FILE] [-v]",
+	"Every recipe (hash table) pftrace knows, the functions it answers to,\n"
+	"and whether and how each attaches on this kernel.",
+	common_opt_specs,
+};
