@@ -648,6 +648,14 @@ static void test_fleet_families(void **state)
 			       "kernel=\"6.12.0-test\",host=\"box1\"} 1.500000000\n"));
 	assert_non_null(strstr(text, "pftrace_overhead_measured{kernel=\"6.12.0-test\",host=\"box1\"} 1\n"));
 	free(text);
+	/* a snapshot that traced nothing: its gauges only, nothing the exporter's file has */
+	r.end_reason = "snapshot only";
+	text = render_to_string(render_prometheus, &r);
+	assert_non_null(strstr(text, "pftrace_snapshot_buckets_used{"));
+	assert_null(strstr(text, "pftrace_lookups"));
+	assert_null(strstr(text, "pftrace_build_info"));
+	assert_null(strstr(text, "pftrace_duration_seconds"));
+	free(text);
 }
 
 int main(void)

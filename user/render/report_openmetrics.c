@@ -387,9 +387,27 @@ static bool any_by(const struct run_report *r)
 	return false;
 }
 
+/*
+ * pftrace snapshot without -d traced nothing: its file carries the
+ * snapshot's gauges alone, so that it can sit beside the exporter's file
+ * of the same table in a textfile directory (node_exporter keeps one of
+ * two series with the same labels and drops the other without a word).
+ */
+static bool snapshot_only(const struct run_report *r)
+{
+	return r->end_reason && !strcmp(r->end_reason, "snapshot only") && any_snapshot(r);
+}
+
 static void render_metrics(FILE *f, const struct run_report *r, bool om)
 {
 	struct expo x = { .f = f, .om = om, .r = r };
+
+	if (snapshot_only(r)) {
+		snapshot_gauges(&x);
+		if (om)
+			fprintf(f, "# EOF\n");
+		return;
+	}
 
 	counter(&x, "pftrace_lookups", "Lookups (scaled to every call when sampled).",
 		offsetof(struct chain_stats, lookups));
