@@ -72,7 +72,10 @@ VERSION := $(shell cat VERSION 2>/dev/null || echo 0.0.0)
 # it reads the rule, so a later definition leaves the list empty (the unit
 # target once built neither, and a fresh clone's docs tests failed).
 DOCS := $(OUTPUT)/pftrace.8 $(OUTPUT)/pftrace.bash $(OUTPUT)/_pftrace
-DEB := $(OUTPUT)/pftrace_$(VERSION)_amd64.deb
+# the Debian architecture the package is built for (debian/rules passes
+# a foreign one to make as ARCH=)
+DEB_ARCH ?= $(shell dpkg --print-architecture 2>/dev/null || echo amd64)
+DEB := $(OUTPUT)/pftrace_$(VERSION)_$(DEB_ARCH).deb
 
 .PHONY: all deps demo test test-all unit fuzz lab lab-test bench soak clean vmlinux-header check-static check-pure check-layers docs install deb
 .DELETE_ON_ERROR:
@@ -309,22 +312,27 @@ install: pftrace $(DOCS)
 	$(Q)install -D -m 0644 $(OUTPUT)/_pftrace $(DESTDIR)$(PREFIX)/share/zsh/vendor-completions/_pftrace
 	$(Q)install -D -m 0644 LICENSE $(DESTDIR)$(PREFIX)/share/doc/pftrace/copyright
 
-# A Debian package of the static binary, its page and completions (dpkg-deb, no debhelper).
+# The Debian package, from debian/ (dpkg-buildpackage and debhelper): the
+# binary (stripped; its debug symbols in pftrace-dbgsym), its page and
+# completions, the pftrace-exporter@ service and the Prometheus rules.
+# dpkg-buildpackage writes its packages to ..: they are collected in
+# $(OUTPUT)/deb instead, and the package copied to $(DEB). Its output
+# goes to $(OUTPUT)/deb/build.log, shown when it fails.
+DEB_DIR := $(OUTPUT)/deb
+DEB_FOREIGN := $(filter-out $(shell dpkg --print-architecture 2>/dev/null),$(DEB_ARCH))
 deb: $(DEB)
-$(DEB): pftrace $(DOCS) LICENSE
+$(DEB): pftrace $(DOCS) LICENSE VERSION $(wildcard debian/* debian/source/* dist/*/*)
 	$(call msg,DEB,$@)
-	$(Q)rm -rf $(OUTPUT)/deb && $(MAKE) -s install PREFIX=/usr DESTDIR=$(CURDIR)/$(OUTPUT)/deb
-	$(Q)mkdir -p $(OUTPUT)/deb/DEBIAN && printf '%s\n' \
-		'Package: pftrace' 'Version: $(VERSION)' 'Architecture: amd64' \
-		'Maintainer: pftrace developers <pftrace@localhost>' 'Section: admin' \
-		'Priority: optional' \
-		"Installed-Size: $$(du -sk $(OUTPUT)/deb/usr | cut -f1)" \
-		'Description: measure hash-chain walks inside the running kernel' \
-		' pftrace traces a kernel lookup function (the SELinux AVC, the dcache,' \
-		' the inode, mount and TCP hashes), re-walks each chain in BPF and' \
-		' checks every walk against the kernel. One static binary.' \
-		>$(OUTPUT)/deb/DEBIAN/control
-	$(Q)dpkg-deb --root-owner-group -Zxz --build $(OUTPUT)/deb $@ >/dev/null
+	$(Q)[ "$$(dpkg-parsechangelog -SVersion)" = "$(VERSION)" ] || \
+		{ echo "debian/changelog is at $$(dpkg-parsechangelog -SVersion), VERSION at $(VERSION)"; exit 1; }
+	$(Q)rm -rf $(DEB_DIR) && mkdir -p $(DEB_DIR)
+	$(Q)PFTRACE_DEB_DIR=$(CURDIR)/$(DEB_DIR) dpkg-buildpackage -b -uc -us \
+		$(if $(DEB_FOREIGN),-a$(DEB_ARCH)) \
+		--buildinfo-option=-u$(CURDIR)/$(DEB_DIR) --changes-option=-u$(CURDIR)/$(DEB_DIR) \
+		--buildinfo-file=$(DEB_DIR)/pftrace_$(VERSION)_$(DEB_ARCH).buildinfo \
+		--changes-file=$(DEB_DIR)/pftrace_$(VERSION)_$(DEB_ARCH).changes \
+		>$(DEB_DIR)/build.log 2>&1 || { tail -n 40 $(DEB_DIR)/build.log; exit 1; }
+	$(Q)cp $(DEB_DIR)/pftrace_$(VERSION)_$(DEB_ARCH).deb $@
 
 # --- the two commands of the README ------------------------------------------
 
