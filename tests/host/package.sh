@@ -50,6 +50,7 @@ check "the packaged binary runs: pftrace --version" \
 # user and grant, and the rules, as the tree has them
 for f in lib/systemd/system/pftrace-exporter@.service:dist/systemd/pftrace-exporter@.service \
 	 etc/default/pftrace-exporter:dist/default/pftrace-exporter \
+	 usr/share/pftrace/prometheus/pftrace.rules.yml:dist/prometheus/pftrace.rules.yml \
 	 usr/lib/sysusers.d/pftrace.conf:debian/pftrace.sysusers \
 	 usr/lib/tmpfiles.d/pftrace.conf:debian/pftrace.tmpfiles; do
 	check "the package installs ${f%%:*} (${f#*:})" cmp -s "$tmp/root/${f%%:*}" "$top/${f#*:}"
