@@ -52,9 +52,16 @@ for f in lib/systemd/system/pftrace-exporter@.service:dist/systemd/pftrace-expor
 	 etc/default/pftrace-exporter:dist/default/pftrace-exporter \
 	 usr/share/pftrace/prometheus/pftrace.rules.yml:dist/prometheus/pftrace.rules.yml \
 	 usr/lib/sysusers.d/pftrace.conf:debian/pftrace.sysusers \
-	 usr/lib/tmpfiles.d/pftrace.conf:debian/pftrace.tmpfiles; do
+	 usr/lib/tmpfiles.d/pftrace.conf:debian/pftrace.tmpfiles \
+	 usr/share/doc/pftrace/fleet.md:docs/fleet.md; do
+	# dh_compress gzips documentation over 4 kB
+	if [ -e "$tmp/root/${f%%:*}.gz" ]; then gzip -dc "$tmp/root/${f%%:*}.gz" >"$tmp/root/${f%%:*}"; fi
 	check "the package installs ${f%%:*} (${f#*:})" cmp -s "$tmp/root/${f%%:*}" "$top/${f#*:}"
 done
+# the cost docs/fleet.md quotes is the committed benchmark's
+bench=$top/docs/bench/run.json
+check "docs/fleet.md quotes docs/bench/run.json's --sample 16 figures" \
+	sh -c "for k in slowdown_sample16_pct slowdown_full_pct slowdown_sample16_avc_pct slowdown_avc_long_pct sample16_self_cpu_pct sample16_avc_self_cpu_pct peak_rss_mb make_slowdown_sample16_pct make_slowdown_full_pct; do grep -q \"\$(jq -r .\$k '$bench')\" '$top/docs/fleet.md' || exit 1; done && grep -q \"(QEMU \\\`-icount\\\`, Linux\" '$top/docs/fleet.md' && grep -q \"\$(jq -r .date '$bench')\" '$top/docs/fleet.md'"
 dpkg-deb -e "$deb" "$tmp/ctl"
 check "/etc/default/pftrace-exporter is a conffile" grep -qx /etc/default/pftrace-exporter "$tmp/ctl/conffiles"
 check "postinst creates the user before it grants it the textfile directory" \

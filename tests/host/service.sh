@@ -59,6 +59,9 @@ check "ExecStart traces with --sample, rewriting pftrace-%i.prom in the textfile
 check "ExecStopPost removes that file: a stopped exporter's numbers do not live on" \
 	sh -c "[ \"\$(sed -n 's/^ExecStopPost=//p' '$u')\" = '/bin/rm -f \${PFTRACE_TEXTFILE_DIR}/pftrace-%i.prom' ]"
 check "a refusal (exit 2) or a failed self-check (exit 3) is not restarted" grep -qx 'RestartPreventExitStatus=2 3' "$u"
+check "its documentation is where the package puts it" \
+	sh -c "for d in \$(sed -n 's|^Documentation=.*file://||p' '$u'); do [ -s '$root'\$d ] || exit 1; done"
+
 # each table named in /etc/default is a recipe, its function one pftrace knows
 "$pftrace" list --format json >"$tmp/list.json" 2>/dev/null
 sed -n 's/^PFTRACE_FUNCTION_\([a-z_]*\)=\(.*\)/\1 \2/p' "$root/etc/default/pftrace-exporter" >"$tmp/tables"
