@@ -43,8 +43,35 @@ for kv in NoNewPrivileges=yes ProtectSystem=strict ProtectHome=yes PrivateTmp=ye
 	  PrivateNetwork=yes RestrictAddressFamilies=none LimitMEMLOCK=infinity PrivateUsers=no; do
 	check "the unit sets $kv" grep -qx "$kv" "$u"
 done
-check "the system-call filter allows bpf and perf_event_open, which @system-service lacks" \
-	sh -c "grep -qx 'SystemCallFilter=@system-service bpf perf_event_open' '$u' && ! systemd-analyze syscall-filter @system-service | grep -qw -e bpf -e perf_event_open"
+# the filter systemd builds from the unit's SystemCallFilter= lines, in
+# order (the first, an allow list, sets the default; each later line
+# adds or, with ~, removes), groups expanded by systemd-analyze
+/usr/bin/python3 - "$u" >"$tmp/filter" <<'PY'
+import subprocess, sys
+def expand(name, seen=set()):
+    if not name.startswith("@"):
+        return {name}
+    out = set()
+    for line in subprocess.run(["systemd-analyze", "syscall-filter", name], capture_output=True,
+                               text=True, check=True).stdout.splitlines()[1:]:
+        w = line.strip()
+        if w and not w.startswith("#"):
+            out |= expand(w)
+    return out
+allowed = None
+for line in open(sys.argv[1]):
+    if not line.startswith("SystemCallFilter="):
+        continue
+    words = line.split("=", 1)[1].split()
+    deny = words[0].startswith("~")
+    names = set().union(*(expand(w.lstrip("~")) for w in words))
+    allowed = names if allowed is None else (allowed - names if deny else allowed | names)
+print("\n".join(sorted(allowed)))
+PY
+check "the system-call filter, as systemd builds it, allows bpf and perf_event_open, which @system-service lacks" \
+	sh -c "grep -qx bpf '$tmp/filter' && grep -qx perf_event_open '$tmp/filter' && ! systemd-analyze syscall-filter @system-service | grep -qw -e bpf -e perf_event_open"
+check "... and nothing else of @privileged or @debug (setuid, capset, ptrace), nor mount, reboot or setrlimit" \
+	sh -c "! grep -qx -e setuid -e capset -e ptrace -e mount -e setrlimit -e reboot '$tmp/filter'"
 check "no ProtectKernelTunables=, ProcSubset=pid or ProtectKernelLogs= (they hide kallsyms or drop CAP_SYSLOG)" \
 	sh -c "! grep -q -e '^ProtectKernelTunables=' -e '^ProcSubset=pid' -e '^ProtectKernelLogs=' '$u'"
 # one writable path, the same in the unit, /etc/default and tmpfiles.d
