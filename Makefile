@@ -6,6 +6,7 @@
 #   make test       deps + build + unit tests + lab tests on six kernels
 #   make test-all   the same, plus the newest Debian kernel and 6.12-generic
 #   make lab        the lab's base initramfs (tests/lab/run calls this)
+#   make lab-systemd  pftrace-exporter@avc under systemd in a Debian guest (make test runs it)
 #   make bench      overhead figures in the lab (QEMU -icount) and the AVC
 #                   hash table of Linux 6.19, not a test
 #   make soak       10 minutes of tracing under load: memory, kernel log
@@ -77,7 +78,7 @@ DOCS := $(OUTPUT)/pftrace.8 $(OUTPUT)/pftrace.bash $(OUTPUT)/_pftrace
 DEB_ARCH ?= $(shell dpkg --print-architecture 2>/dev/null || echo amd64)
 DEB := $(OUTPUT)/pftrace_$(VERSION)_$(DEB_ARCH).deb
 
-.PHONY: all deps demo test test-all unit fuzz lab lab-test bench soak clean vmlinux-header check-static check-pure check-layers docs install deb
+.PHONY: all deps demo test test-all unit fuzz lab lab-test lab-systemd bench soak clean vmlinux-header check-static check-pure check-layers docs install deb
 .DELETE_ON_ERROR:
 .SECONDARY:
 
@@ -245,6 +246,11 @@ lab: $(OUTPUT)/lab/base.cpio.gz $(OUTPUT)/lab/long.cil
 
 lab-test: lab
 	$(Q)tests/lab/suite $(LAB_KERNELS)
+	$(Q)tests/lab/systemd/run
+
+# pftrace-exporter@avc under a real systemd, in a Debian root booted on 6.12
+lab-systemd: deb lab
+	$(Q)tests/lab/systemd/run
 
 # The renderers are pure functions of the model: none may call into the
 # system (files, processes, the clock, the machine's identity). Checked on
