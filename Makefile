@@ -3,10 +3,12 @@
 #   make            build ./pftrace (static) from bpf/ and user/
 #   make deps       install every Debian package the build, lab and tests use
 #   make demo       deps + build + boot the lab + trace the AVC there
-#   make test       deps + build + unit tests + lab tests on six kernels
+#   make test       deps + build + unit tests + lab tests on six kernels,
+#                   each stage's time printed
 #   make test-all   the same, plus the newest Debian kernel and 6.12-generic
 #   make lab        the lab's base initramfs (tests/lab/run calls this)
-#   make lab-systemd  pftrace-exporter@avc under systemd in a Debian guest (make test runs it)
+#   make lab-systemd  pftrace-exporter@avc under systemd in a Debian guest
+#                   (make test runs it after the lab suite)
 #   make bench      overhead figures in the lab (QEMU -icount) and the AVC
 #                   hash table of Linux 6.19, not a test
 #   make soak       10 minutes of tracing under load: memory, kernel log
@@ -246,7 +248,6 @@ lab: $(OUTPUT)/lab/base.cpio.gz $(OUTPUT)/lab/long.cil
 
 lab-test: lab
 	$(Q)tests/lab/suite $(LAB_KERNELS)
-	$(Q)tests/lab/systemd/run
 
 # pftrace-exporter@avc under a real systemd, in a Debian root booted on 6.12
 lab-systemd: deb lab
@@ -345,11 +346,14 @@ $(DEB): pftrace $(DOCS) LICENSE VERSION $(wildcard debian/* debian/source/* dist
 deps:
 	$(Q)tools/install-deps
 
+# Each stage says how long it took: the suite's cost is watched too.
+stage = s=$$(date +%s); $(MAKE) $(1); rc=$$?; echo "make test: $(1): $$(($$(date +%s) - s)) s"; exit $$rc
 test: deps
-	$(Q)$(MAKE) all check-static check-pure check-layers
-	$(Q)$(MAKE) unit
-	$(Q)$(MAKE) fuzz
-	$(Q)$(MAKE) lab-test
+	$(Q)$(call stage,all check-static check-pure check-layers)
+	$(Q)$(call stage,unit)
+	$(Q)$(call stage,fuzz)
+	$(Q)$(call stage,lab-test)
+	$(Q)$(call stage,lab-systemd)
 
 # everything make test runs, on more kernels (not in CI: time)
 test-all: deps
