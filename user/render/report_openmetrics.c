@@ -171,6 +171,32 @@ static double sampled_one_in(const struct target_report *t)
 	return (double)sample_factor(t);
 }
 
+/* Whether any target has what HAS asks: a family without a sample is left out. */
+static bool any_target(const struct run_report *r, bool (*has)(const struct target_report *))
+{
+	int i;
+
+	for (i = 0; i < r->ntargets; i++)
+		if (has(&r->targets[i]))
+			return true;
+	return false;
+}
+
+static bool has_by(const struct target_report *t)
+{
+	return t->by;
+}
+
+static bool has_snapshot(const struct target_report *t)
+{
+	return t->snapshot;
+}
+
+static bool has_overhead(const struct target_report *t)
+{
+	return t->overhead_known;
+}
+
 /*
  * What each bounded map had no room for, by map: pending_walks (the
  * kprobe entries' state), by_counts (--by) and key_counts (--snapshot's
@@ -207,9 +233,7 @@ static void bpf_run_seconds(const struct expo *x)
 {
 	int i;
 
-	for (i = 0; i < x->r->ntargets && !x->r->targets[i].overhead_known; i++)
-		;
-	if (i == x->r->ntargets)
+	if (!any_target(x->r, has_overhead))
 		return;
 	family(x, "pftrace_bpf_run_seconds", "counter", "seconds",
 	       "BPF run time of the programs (BPF statistics: CAP_SYS_ADMIN).");
@@ -222,16 +246,6 @@ static void bpf_run_seconds(const struct expo *x)
 		labels(x, t, NULL, NULL);
 		fprintf(x->f, " %.9f\n", (double)t->run_time_ns / 1e9);
 	}
-}
-
-static bool any_snapshot(const struct run_report *r)
-{
-	int i;
-
-	for (i = 0; i < r->ntargets; i++)
-		if (r->targets[i].snapshot)
-			return true;
-	return false;
 }
 
 /* One gauge of the snapshot of each target that took one. */
@@ -377,16 +391,6 @@ static void by_counter(const struct expo *x, const char *name, const char *help,
 	}
 }
 
-static bool any_by(const struct run_report *r)
-{
-	int i;
-
-	for (i = 0; i < r->ntargets; i++)
-		if (r->targets[i].by)
-			return true;
-	return false;
-}
-
 /*
  * pftrace snapshot without -d traced nothing: its file carries the
  * snapshot's gauges alone, so that it can sit beside the exporter's file
@@ -395,7 +399,7 @@ static bool any_by(const struct run_report *r)
  */
 static bool snapshot_only(const struct run_report *r)
 {
-	return r->end_reason && !strcmp(r->end_reason, "snapshot only") && any_snapshot(r);
+	return r->end_reason && !strcmp(r->end_reason, "snapshot only") && any_target(r, has_snapshot);
 }
 
 static void render_metrics(FILE *f, const struct run_report *r, bool om)
@@ -427,7 +431,7 @@ static void render_metrics(FILE *f, const struct run_report *r, bool om)
 			 "1 in this many calls walked (--sample-calls), or attached 1 slice of time "
 			 "in this many (--sample); the counters are scaled up by it.",
 			 sampled_one_in);
-	if (any_by(r)) {
+	if (any_target(r, has_by)) {
 		by_counter(&x, "pftrace_by_lookups", "--by: lookups of the top rows, the rest as (other).",
 			   offsetof(struct by_row, lookups));
 		by_counter(&x, "pftrace_by_nodes", "--by: nodes walked by the top rows.",
@@ -435,7 +439,7 @@ static void render_metrics(FILE *f, const struct run_report *r, bool om)
 	}
 	dropped(&x);
 	bpf_run_seconds(&x);
-	if (any_snapshot(r))
+	if (any_target(r, has_snapshot))
 		snapshot_gauges(&x);
 	family(&x, "pftrace_duration_seconds", "gauge", "seconds", "Seconds traced.");
 	fprintf(f, "pftrace_duration_seconds{");
