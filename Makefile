@@ -3,9 +3,12 @@
 #   make            build ./pftrace (static) from bpf/ and user/
 #   make deps       install every Debian package the build, lab and tests use
 #   make demo       deps + build + boot the lab + trace the AVC there
-#   make test       deps + build + unit tests + lab tests on six kernels
+#   make test       deps + build + unit tests + lab tests on six kernels,
+#                   each stage's time printed
 #   make test-all   the same, plus the newest Debian kernel and 6.12-generic
 #   make lab        the lab's base initramfs (tests/lab/run calls this)
+#   make lab-systemd  pftrace-exporter@avc under systemd in a Debian guest
+#                   (make test runs it after the lab suite)
 #   make bench      overhead figures in the lab (QEMU -icount) and the AVC
 #                   hash table of Linux 6.19, not a test
 #   make soak       10 minutes of tracing under load: memory, kernel log
@@ -72,9 +75,12 @@ VERSION := $(shell cat VERSION 2>/dev/null || echo 0.0.0)
 # it reads the rule, so a later definition leaves the list empty (the unit
 # target once built neither, and a fresh clone's docs tests failed).
 DOCS := $(OUTPUT)/pftrace.8 $(OUTPUT)/pftrace.bash $(OUTPUT)/_pftrace
-DEB := $(OUTPUT)/pftrace_$(VERSION)_amd64.deb
+# the Debian architecture the package is built for (debian/rules passes
+# a foreign one to make as ARCH=)
+DEB_ARCH ?= $(shell dpkg --print-architecture 2>/dev/null || echo amd64)
+DEB := $(OUTPUT)/pftrace_$(VERSION)_$(DEB_ARCH).deb
 
-.PHONY: all deps demo test test-all unit fuzz lab lab-test bench soak clean vmlinux-header check-static check-pure check-layers docs install deb
+.PHONY: all deps demo test test-all unit fuzz lab lab-test lab-systemd bench soak clean vmlinux-header check-static check-pure check-layers docs install deb
 .DELETE_ON_ERROR:
 .SECONDARY:
 
@@ -242,6 +248,10 @@ lab: $(OUTPUT)/lab/base.cpio.gz $(OUTPUT)/lab/long.cil
 lab-test: lab
 	$(Q)tests/lab/suite $(LAB_KERNELS)
 
+# pftrace-exporter@avc under a real systemd, in a Debian root booted on 6.12
+lab-systemd: deb lab
+	$(Q)tests/lab/systemd/run
+
 # The renderers are pure functions of the model: none may call into the
 # system (files, processes, the clock, the machine's identity). Checked on
 # their objects' undefined symbols.
@@ -308,33 +318,41 @@ install: pftrace $(DOCS)
 	$(Q)install -D -m 0644 $(OUTPUT)/_pftrace $(DESTDIR)$(PREFIX)/share/zsh/vendor-completions/_pftrace
 	$(Q)install -D -m 0644 LICENSE $(DESTDIR)$(PREFIX)/share/doc/pftrace/copyright
 
-# A Debian package of the static binary, its page and completions (dpkg-deb, no debhelper).
+# The Debian package, from debian/ (dpkg-buildpackage and debhelper): the
+# binary (stripped; its debug symbols in pftrace-dbgsym), its page and
+# completions, the pftrace-exporter@ service and the Prometheus rules.
+# dpkg-buildpackage writes its packages to ..: they are collected in
+# $(OUTPUT)/deb instead, and the package copied to $(DEB). Its output
+# goes to $(OUTPUT)/deb/build.log, shown when it fails.
+DEB_DIR := $(OUTPUT)/deb
+DEB_FOREIGN := $(filter-out $(shell dpkg --print-architecture 2>/dev/null),$(DEB_ARCH))
 deb: $(DEB)
-$(DEB): pftrace $(DOCS) LICENSE
+$(DEB): pftrace $(DOCS) LICENSE VERSION $(wildcard debian/* debian/source/* dist/*/*)
 	$(call msg,DEB,$@)
-	$(Q)rm -rf $(OUTPUT)/deb && $(MAKE) -s install PREFIX=/usr DESTDIR=$(CURDIR)/$(OUTPUT)/deb
-	$(Q)mkdir -p $(OUTPUT)/deb/DEBIAN && printf '%s\n' \
-		'Package: pftrace' 'Version: $(VERSION)' 'Architecture: amd64' \
-		'Maintainer: pftrace developers <pftrace@localhost>' 'Section: admin' \
-		'Priority: optional' \
-		"Installed-Size: $$(du -sk $(OUTPUT)/deb/usr | cut -f1)" \
-		'Description: measure hash-chain walks inside the running kernel' \
-		' pftrace traces a kernel lookup function (the SELinux AVC, the dcache,' \
-		' the inode, mount and TCP hashes), re-walks each chain in BPF and' \
-		' checks every walk against the kernel. One static binary.' \
-		>$(OUTPUT)/deb/DEBIAN/control
-	$(Q)dpkg-deb --root-owner-group -Zxz --build $(OUTPUT)/deb $@ >/dev/null
+	$(Q)[ "$$(dpkg-parsechangelog -SVersion)" = "$(VERSION)" ] || \
+		{ echo "debian/changelog is at $$(dpkg-parsechangelog -SVersion), VERSION at $(VERSION)"; exit 1; }
+	$(Q)rm -rf $(DEB_DIR) && mkdir -p $(DEB_DIR)
+	$(Q)PFTRACE_DEB_DIR=$(CURDIR)/$(DEB_DIR) dpkg-buildpackage -b -uc -us \
+		$(if $(DEB_FOREIGN),-a$(DEB_ARCH)) \
+		--buildinfo-option=-u$(CURDIR)/$(DEB_DIR) --changes-option=-u$(CURDIR)/$(DEB_DIR) \
+		--buildinfo-file=$(DEB_DIR)/pftrace_$(VERSION)_$(DEB_ARCH).buildinfo \
+		--changes-file=$(DEB_DIR)/pftrace_$(VERSION)_$(DEB_ARCH).changes \
+		>$(DEB_DIR)/build.log 2>&1 || { tail -n 40 $(DEB_DIR)/build.log; exit 1; }
+	$(Q)cp $(DEB_DIR)/pftrace_$(VERSION)_$(DEB_ARCH).deb $@
 
 # --- the two commands of the README ------------------------------------------
 
 deps:
 	$(Q)tools/install-deps
 
+# Each stage says how long it took: the suite's cost is watched too.
+stage = s=$$(date +%s); $(MAKE) $(1); rc=$$?; echo "make test: $(1): $$(($$(date +%s) - s)) s"; exit $$rc
 test: deps
-	$(Q)$(MAKE) all check-static check-pure check-layers
-	$(Q)$(MAKE) unit
-	$(Q)$(MAKE) fuzz
-	$(Q)$(MAKE) lab-test
+	$(Q)$(call stage,all check-static check-pure check-layers)
+	$(Q)$(call stage,unit)
+	$(Q)$(call stage,fuzz)
+	$(Q)$(call stage,lab-test)
+	$(Q)$(call stage,lab-systemd)
 
 # everything make test runs, on more kernels (not in CI: time)
 test-all: deps
