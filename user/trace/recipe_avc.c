@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Loader side of bpf/avc.bpf.c: read the AVC's shape off the running
+ * Loader side of bpf/recipes/avc.bpf.c: read the AVC's shape off the running
  * kernel (parameter layout and slot count from BTF, the cache's address
  * from kallsyms, the bucket function from the version) into the
  * program's read-only globals.

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Loader side of bpf/dcache.bpf.c: the addresses of dentry_hashtable and
+ * Loader side of bpf/recipes/dcache.bpf.c: the addresses of dentry_hashtable and
  * d_hash_shift from kallsyms. Two entries share the object: the RCU walk
  * (__d_lookup_rcu, nearly every lookup) and the ref walk (__d_lookup,
  * what a path walk falls back to when RCU walk gives up).

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Loader side of bpf/inode.bpf.c. find_inode_fast() gets its bucket as
+ * Loader side of bpf/recipes/inode.bpf.c. find_inode_fast() gets its bucket as
  * an argument, so only the parameter order is checked (sb, head, ino
  * first on every kernel) and i_hash_shift located, to report the size.
  */

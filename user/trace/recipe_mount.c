@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
-/* Loader side of bpf/mount.bpf.c: mount_hashtable, m_hash_shift, m_hash_mask from kallsyms. */
+/* Loader side of bpf/recipes/mount.bpf.c: mount_hashtable, m_hash_shift, m_hash_mask from kallsyms. */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>

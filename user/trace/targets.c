@@ -14,8 +14,17 @@
 #include "suggest.h"
 #include "targets.h"
 
-/* The registry: one name per recipe, NAME_recipe defined in user/trace/recipe_*.c. */
-#define RECIPES(X) X(avc) X(dcache) X(dcache_ref) X(inode) X(mount) X(tcp)
+/*
+ * The registry, a line per recipe: NAME_recipe is defined in
+ * user/trace/recipe_NAME.c (recipe_dcache.c defines dcache_ref too).
+ */
+#define RECIPES(X)		\
+	X(avc)			\
+	X(dcache)		\
+	X(dcache_ref)		\
+	X(inode)		\
+	X(mount)		\
+	X(tcp)
 
 #define DECLARE_RECIPE(name) extern const struct recipe name##_recipe;
 #define LIST_RECIPE(name) &name##_recipe,

@@ -3,8 +3,9 @@
  * The recipe registry and the attach planner. A recipe is one hash table:
  * the function whose chain walk it mirrors, the names it answers to, and
  * the glue that opens its BPF skeleton and fills its read-only globals.
- * Adding a table = bpf/NAME.bpf.c + user/trace/recipe_NAME.c (its struct
- * recipe) + its name in RECIPES in targets.c.
+ * Adding a table = bpf/recipes/NAME.bpf.c + user/trace/recipe_NAME.c (its
+ * struct recipe) + its line in RECIPES in targets.c (tests/host/recipe.sh
+ * checks that nothing else is needed).
  */
 #ifndef PFT_TARGETS_H
 #define PFT_TARGETS_H
