@@ -5,7 +5,7 @@
 # recipe "dummy" is added in exactly those three places, a copy of the
 # mount recipe; the build must take it and pftrace list must show it.
 # A fourth place (a list in the Makefile, a switch) fails the build or
-# leaves it out of the list.
+# leaves it out of the list. And -f takes the recipe's name.
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 top=$(cd "$here/../.." && pwd)
 . "$top/tests/lib.sh"
@@ -38,4 +38,14 @@ check "pftrace list names the dummy recipe, tracing __lookup_mnt" \
 	jq_true "$tmp/list.json" '[.recipes[] | select(.recipe == "dummy" and .traces == "__lookup_mnt")] | length == 1'
 check "and the other recipes still" \
 	jq_true "$tmp/list.json" '[.recipes[].recipe] | contains(["avc", "dcache", "inode", "mount", "tcp"])'
+
+# -f takes a recipe's name as pftrace list prints it: the refusals below
+# come from the recipe selected (before, each said "no recipe knows")
+pftrace=$top/pftrace
+refuses "-f avc: the AVC recipe, refused here for SELinux" "^pftrace: avc_lookup: SELinux is not active" \
+	"$pftrace" -f avc -d 1
+refuses "-f dcache-ref: __d_lookup, planned (and refused here)" "^pftrace: __d_lookup: cannot attach" \
+	"$pftrace" -f dcache-ref --dry-run
+refuses "-f mount and -f __lookup_mnt: the same recipe twice" \
+	"__lookup_mnt: traced already (as __lookup_mnt, by -f mount)" "$pftrace" -f mount -f __lookup_mnt -d 1
 summary host

@@ -250,6 +250,8 @@ static void test_registry(void **state)
 		assert_true((*r)->node_bytes >= 16);
 		assert_ptr_equal(recipe_named((*r)->name), *r);
 		assert_ptr_equal(recipe_for((*r)->traced), *r);
+		/* -f avc, -f dcache-ref: the names pftrace list prints */
+		assert_ptr_equal(recipe_for((*r)->name), *r);
 		assert_non_null((*r)->open);
 		assert_non_null((*r)->configure);
 	}

@@ -93,7 +93,8 @@ const struct recipe *recipe_for(const char *func)
 	const char *const *alias;
 
 	for (r = recipes; *r; r++) {
-		if (!strcmp((*r)->traced, func))
+		/* the function it traces, or its name as pftrace list prints it */
+		if (!strcmp((*r)->traced, func) || !strcmp((*r)->name, func))
 			return *r;
 		for (alias = (*r)->answers_to; alias && *alias; alias++)
 			if (!strcmp(*alias, func))
@@ -209,7 +210,8 @@ int plan_target(struct target *t, const char *requested,
 			 "(inlined or renamed in %s)", requested, r->traced, kf->release);
 		return -ENOENT;
 	}
-	if (strcmp(requested, r->traced))
+	/* -f avc names the recipe: no function to stand in for */
+	if (strcmp(requested, r->traced) && strcmp(requested, r->name))
 		explain_substitute(t, requested, r->traced, kf);
 	if (!probe) {
 		t->method = force == KNOB_ATTACH_KPROBE ? ATTACH_KPROBE : ATTACH_FEXIT;

@@ -143,6 +143,7 @@ int recipe_ksym(const struct kernel_facts *kf, const char *func, const char *sym
 unsigned long recipe_ksym_soft(const struct kernel_facts *kf, const char *sym);
 
 const char *attach_method_name(enum attach_method m);
+/* The recipe -f FUNC selects: by a function it answers to, or by its name ("avc"). */
 const struct recipe *recipe_for(const char *func);
 /* The recipe called NAME ("avc"), or NULL. */
 const struct recipe *recipe_named(const char *name);
