@@ -254,6 +254,7 @@ static void test_registry(void **state)
 		assert_ptr_equal(recipe_for((*r)->name), *r);
 		assert_non_null((*r)->open);
 		assert_non_null((*r)->configure);
+		assert_non_null((*r)->load);
 	}
 	assert_int_equal(n, 6);
 	assert_null(recipe_named("nosuch"));

@@ -79,17 +79,13 @@ void lat_session_start(struct lat_session *ls, int ncpus, int shift)
 
 int lat_prepare_target(struct target *t, const struct lat_session *ls, char *err, size_t errlen)
 {
-	struct bpf_map *cfg_map = bpf_object__find_map_by_name(t->obj, ".rodata.walk");
-	struct bpf_map *starts = bpf_object__find_map_by_name(t->obj, "lat_starts");
-	struct bpf_map *hist = bpf_object__find_map_by_name(t->obj, "lat_hist");
+	struct walk_config *cfg = t->bpf.config;
+	struct bpf_map *starts = t->bpf.lat_starts, *hist = t->bpf.lat_hist;
 	struct bpf_program *prog;
-	struct walk_config *cfg;
 	char sec[96];
-	size_t size = 0;
 	bool kept = t->method != ATTACH_FEXIT;
 
-	cfg = cfg_map ? (struct walk_config *)bpf_map__initial_value(cfg_map, &size) : NULL;
-	if (!cfg || size < sizeof(*cfg) || !starts) {
+	if (!cfg || !starts) {
 		snprintf(err, errlen, "%s: this build's BPF object cannot measure latency",
 			 t->recipe->traced);
 		return -ENOENT;
@@ -116,7 +112,7 @@ int lat_prepare_target(struct target *t, const struct lat_session *ls, char *err
 
 int lat_after_load(struct target *t, const struct lat_session *ls, char *err, size_t errlen)
 {
-	struct bpf_map *map = bpf_object__find_map_by_name(t->obj, "lat_cycles");
+	struct bpf_map *map = t->bpf.lat_cycles;
 	int cpu;
 
 	if (ls->unit != PFT_LAT_CYCLES)
@@ -165,8 +161,7 @@ static int read_counters(int fd, int hist_fd, int ncpus, struct latency_stats *o
 
 int lat_read(const struct target *t, const struct lat_session *ls, struct latency_stats *out)
 {
-	struct bpf_map *map = bpf_object__find_map_by_name(t->obj, "lat_counters");
-	struct bpf_map *hist = bpf_object__find_map_by_name(t->obj, "lat_hist");
+	struct bpf_map *map = t->bpf.lat_counters, *hist = t->bpf.lat_hist;
 
 	memset(out, 0, sizeof(*out));
 	out->unit = ls->unit;

@@ -136,7 +136,6 @@ const struct recipe avc_recipe = {
 	.key_layout = "k0 = ssid | tsid << 32, k1 = tclass",
 	.check = avc_check,
 	.direct_layout = avc_key_pair,   /* the direct build matches the pair in one load */
-	.open = avc_open,
+	RECIPE_OPS(avc),
 	.configure = avc_configure,
-	.destroy = avc_destroy,
 };

@@ -57,9 +57,8 @@ const struct recipe dcache_recipe = {
 	.node_bytes = 192,		/* struct dentry */
 	.hash = "d_hash",
 	.key_layout = "k0 = d_name.hash_len (hash in the low 32 bits)",
-	.open = dcache_open,
+	RECIPE_OPS(dcache),
 	.configure = dcache_configure,
-	.destroy = dcache_destroy,
 };
 
 const struct recipe dcache_ref_recipe = {
@@ -73,7 +72,6 @@ const struct recipe dcache_ref_recipe = {
 	.node_bytes = 192,		/* struct dentry */
 	.hash = "d_hash",
 	.key_layout = "k0 = d_name.hash_len (hash in the low 32 bits)",
-	.open = dcache_open,
+	RECIPE_OPS(dcache),
 	.configure = dcache_configure,
-	.destroy = dcache_destroy,
 };

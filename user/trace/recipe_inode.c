@@ -54,7 +54,6 @@ const struct recipe inode_recipe = {
 	.node_bytes = 640,		/* struct inode */
 	.hash = "inode_hash",
 	.key_layout = "k0 = i_sb, k1 = i_ino",
-	.open = inode_open,
+	RECIPE_OPS(inode),
 	.configure = inode_configure,
-	.destroy = inode_destroy,
 };

@@ -48,7 +48,6 @@ const struct recipe mount_recipe = {
 	.node_bytes = 320,		/* struct mount */
 	.hash = "m_hash",
 	.key_layout = "k0 = &mnt_parent->mnt, k1 = mnt_mountpoint",
-	.open = mount_open,
+	RECIPE_OPS(mount),
 	.configure = mount_configure,
-	.destroy = mount_destroy,
 };

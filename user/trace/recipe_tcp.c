@@ -87,7 +87,6 @@ const struct recipe tcp_recipe = {
 	.node_bytes = 2368,		/* struct tcp_sock */
 	.hash = "ehash",
 	.key_layout = "k0 = skc_hash",
-	.open = tcp_open,
+	RECIPE_OPS(tcp),
 	.configure = tcp_configure,
-	.destroy = tcp_destroy,
 };

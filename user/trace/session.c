@@ -161,17 +161,6 @@ static bool want_plain_adds(const struct target *t, const struct kernel_facts *k
 	return t->method == ATTACH_KPROBE || kf->prog_recursion_guard;
 }
 
-/* The settings every recipe shares, in its ".rodata.walk" map; NULL if it lacks one. */
-static struct walk_config *walk_config_of(struct target *t)
-{
-	struct bpf_map *map = bpf_object__find_map_by_name(t->obj, ".rodata.walk");
-	struct walk_config *cfg;
-	size_t size = 0;
-
-	cfg = map ? (struct walk_config *)bpf_map__initial_value(map, &size) : NULL;
-	return cfg && size >= sizeof(*cfg) ? cfg : NULL;
-}
-
 /*
  * --sample's fexit targets: attached one slice in N, their walks paused
  * between slices (walk_pause). Their opts are the session's.
@@ -181,15 +170,32 @@ static bool duty_cycled(const struct target *t)
 	return t->opts->duty_one_in > 1 && t->method == ATTACH_FEXIT;
 }
 
+/*
+ * Pause or resume the target's walks (walk_pause): one store where the
+ * global data is mmapped (5.5+), no system call per slice; a map update
+ * where the kernel cannot mmap it. 0 or -errno.
+ */
+static int target_set_paused(struct target *t, bool paused)
+{
+	struct walk_pause ctl = { .paused = paused };
+	__u32 zero = 0;
+
+	if (t->bpf.pause) {
+		*(volatile __u32 *)&t->bpf.pause->paused = paused;
+		return 0;
+	}
+	if (bpf_map_update_elem(bpf_map__fd(t->bpf.pause_map), &zero, &ctl, BPF_ANY))
+		return -errno;
+	return 0;
+}
+
 static int set_walk_config(struct target *t, const struct kernel_facts *kf, char *err,
 			   size_t errlen)
 {
-	struct walk_config *cfg = walk_config_of(t);
-	struct bpf_map *map;
-	size_t size = 0;
+	struct walk_config *cfg = t->bpf.config;
 
 	if (!cfg) {
-		snprintf(err, errlen, "%s: BPF object lacks .rodata.walk", t->recipe->traced);
+		snprintf(err, errlen, "%s: the BPF object has no walk settings", t->recipe->traced);
 		return -EINVAL;
 	}
 	cfg->sample_every = t->opts->sample_every;
@@ -200,17 +206,8 @@ static int set_walk_config(struct target *t, const struct kernel_facts *kf, char
 	 * that starts the first slice, once every target is attached, not
 	 * from its own attach (session.c, duty_begin()).
 	 */
-	if (duty_cycled(t)) {
-		struct walk_pause *pause;
-
-		map = bpf_object__find_map_by_name(t->obj, ".data.pause");
-		pause = map ? (struct walk_pause *)bpf_map__initial_value(map, &size) : NULL;
-		if (!pause || size < sizeof(*pause)) {
-			snprintf(err, errlen, "%s: BPF object lacks .data.pause", t->recipe->traced);
-			return -EINVAL;
-		}
-		pause->paused = 1;
-	}
+	if (duty_cycled(t))
+		target_set_paused(t, true);
 	return 0;
 }
 
@@ -222,7 +219,7 @@ static int set_walk_config(struct target *t, const struct kernel_facts *kf, char
  */
 static void walk_config_settle(struct target *t)
 {
-	struct walk_config *cfg = walk_config_of(t);
+	struct walk_config *cfg = t->bpf.config;
 
 	if (!cfg)
 		return;
@@ -237,16 +234,15 @@ static void walk_config_settle(struct target *t)
 		cfg->body = PFT_BODY_LEAN;
 }
 
-/* the object is loaded with bpf_object__load(), not the skeleton's
- * loader, so its global data is read through the map, not an mmap */
+/* The bucket count the walks use (walk_output), 0 when unknown. */
 static __u64 read_table_slots(const struct target *t)
 {
-	struct bpf_map *map = bpf_object__find_map_by_name(t->obj, ".data.walk");
 	struct walk_output out = { 0 };
 	__u32 zero = 0;
 
-	if (!map || bpf_map__value_size(map) != sizeof(out) ||
-	    bpf_map_lookup_elem(bpf_map__fd(map), &zero, &out))
+	if (t->bpf.output)
+		return t->bpf.output->table_slots;
+	if (bpf_map_lookup_elem(bpf_map__fd(t->bpf.output_map), &zero, &out))
 		return 0;
 	return out.table_slots;
 }
@@ -292,8 +288,7 @@ static int target_attach(struct target *t, char *err, size_t errlen)
 			struct bpf_link *link;
 
 			/* the snapshot program runs by BPF_PROG_TEST_RUN, never from a hook */
-			if (!bpf_program__autoload(prog) ||
-			    !strcmp(bpf_program__name(prog), "snapshot_table") ||
+			if (!bpf_program__autoload(prog) || prog == t->bpf.snapshot ||
 			    is_return_program(prog) != (pass == 0))
 				continue;
 			if (t->nlinks == PFT_MAX_LINKS) {
@@ -372,10 +367,9 @@ static int target_open(struct target *t, const struct kernel_facts *kf, char *er
 static int target_load_attach(struct target *t, char *err, size_t errlen)
 {
 	double t0, t1 = monotonic_s();
-	struct bpf_map *map;
 	int rc;
 
-	rc = bpf_object__load(t->obj);
+	rc = t->recipe->load(t);
 	t0 = monotonic_s();
 	t->load_ms = (t0 - t1) * 1000;
 	if (rc) {
@@ -384,10 +378,6 @@ static int target_load_attach(struct target *t, char *err, size_t errlen)
 			 kerr_str(rc));
 		return 1;
 	}
-	map = bpf_object__find_map_by_name(t->obj, "chain_counters");
-	t->counters_fd = map ? bpf_map__fd(map) : -1;
-	map = bpf_object__find_map_by_name(t->obj, "agreed_walks");
-	t->agreed_fd = map ? bpf_map__fd(map) : -1;
 	if (t->filter && filter_after_load(t->filter, t, err, errlen))
 		return 1;
 	if (t->opts->latency && lat_after_load(t, t->lat, err, errlen))
@@ -427,7 +417,7 @@ static void read_overhead(const struct target *t, __u64 *run_time_ns, __u64 *run
 		__u32 len = sizeof(info);
 
 		if (!bpf_program__autoload(prog) || bpf_program__fd(prog) < 0 ||
-		    !strcmp(bpf_program__name(prog), "snapshot_table"))
+		    prog == t->bpf.snapshot)
 			continue;
 		memset(&info, 0, sizeof(info));
 		if (bpf_obj_get_info_by_fd(bpf_program__fd(prog), &info, &len))
@@ -581,29 +571,25 @@ static void detach_cycled(struct session *s)
 }
 
 /*
- * Pause (or resume) the walks of every cycled target: one write to an
- * array map each, which does not fail but for a broken object. False
- * when one failed: a resume that did not happen must not count as
- * walking time, so the run ends there (a failed pause is followed by
+ * Pause (or resume) the walks of every cycled target: a store each, or
+ * a write to an array map that does not fail but for a broken object.
+ * False when one failed: a resume that did not happen must not count
+ * as walking time, so the run ends there (a failed pause is followed by
  * the detach, which stops the walks as well).
  */
 static bool pause_cycled(struct session *s, bool paused)
 {
-	struct walk_pause ctl = { .paused = paused };
 	bool ok = true;
-	__u32 zero = 0;
-	int i;
+	int i, rc;
 
 	for (i = 0; i < s->ntargets; i++) {
-		struct bpf_map *map;
-
 		if (!duty_cycled(&s->targets[i]))
 			continue;
-		map = bpf_object__find_map_by_name(s->targets[i].obj, ".data.pause");
-		if (!map || bpf_map_update_elem(bpf_map__fd(map), &zero, &ctl, BPF_ANY)) {
+		rc = target_set_paused(&s->targets[i], paused);
+		if (rc) {
 			fprintf(stderr, "pftrace: --sample: cannot %s %s's walks: %s\n",
 				paused ? "pause" : "resume", s->targets[i].recipe->traced,
-				map ? strerror(errno) : "no .data.pause map");
+				strerror(-rc));
 			ok = false;
 		}
 	}
@@ -746,10 +732,11 @@ static int read_agreed(struct session *s, const struct target *t)
 {
 	LIBBPF_OPTS(bpf_map_batch_opts, opts);
 	__u32 keys[PFT_AGREED_SLOTS], next = 0, count = PFT_AGREED_SLOTS, k;
+	int fd = bpf_map__fd(t->bpf.agreed_walks);
 
-	if (t->agreed_fd < 0)
+	if (fd < 0)
 		return -ENOENT;
-	if ((!bpf_map_lookup_batch(t->agreed_fd, NULL, &next, keys, s->agreed_buf, &count, &opts) ||
+	if ((!bpf_map_lookup_batch(fd, NULL, &next, keys, s->agreed_buf, &count, &opts) ||
 	     errno == ENOENT) && count == PFT_AGREED_SLOTS) {
 		/* an array's keys come in order: check it, rather than trust it */
 		for (k = 0; k < count && keys[k] == k; k++)
@@ -758,7 +745,7 @@ static int read_agreed(struct session *s, const struct target *t)
 			return 0;
 	}
 	for (k = 0; k < PFT_AGREED_SLOTS; k++)
-		if (bpf_map_lookup_elem(t->agreed_fd, &k, s->agreed_buf + (size_t)k * s->ncpus))
+		if (bpf_map_lookup_elem(fd, &k, s->agreed_buf + (size_t)k * s->ncpus))
 			return -errno;
 	return 0;
 }
@@ -766,11 +753,11 @@ static int read_agreed(struct session *s, const struct target *t)
 static int read_stats(struct session *s, struct target *t, struct chain_stats *out)
 {
 	struct chain_counters counters;
+	int fd = bpf_map__fd(t->bpf.chain_counters), err;
 	__u32 zero = 0;
-	int err;
 
 	memset(out, 0, sizeof(*out));
-	if (t->counters_fd < 0 || bpf_map_lookup_elem(t->counters_fd, &zero, s->percpu_buf))
+	if (fd < 0 || bpf_map_lookup_elem(fd, &zero, s->percpu_buf))
 		return -errno;
 	chain_counters_sum(&counters, s->percpu_buf, s->ncpus, sizeof(struct chain_counters));
 	err = read_agreed(s, t);

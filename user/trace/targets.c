@@ -187,8 +187,6 @@ int plan_target(struct target *t, const char *requested,
 	memset(t, 0, sizeof(*t));
 	t->requested = requested;
 	t->opts = o;
-	t->counters_fd = -1;
-	t->agreed_fd = -1;
 	if (!r) {
 		const char *close = suggest_function(requested);
 
