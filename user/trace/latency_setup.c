@@ -12,6 +12,7 @@
 
 #include "kernel.h"
 #include "latency_setup.h"
+#include "target.h"
 #include "calibrate.skel.h"
 
 /* the calibration pair runs this many times; its median is the overhead */
@@ -82,7 +83,6 @@ int lat_prepare_target(struct target *t, const struct lat_session *ls, char *err
 	struct walk_config *cfg = t->bpf.config;
 	struct bpf_map *starts = t->bpf.lat_starts, *hist = t->bpf.lat_hist;
 	struct bpf_program *prog;
-	char sec[96];
 	bool kept = t->method != ATTACH_FEXIT;
 
 	if (!cfg || !starts) {
@@ -91,9 +91,8 @@ int lat_prepare_target(struct target *t, const struct lat_session *ls, char *err
 		return -ENOENT;
 	}
 	/* fexit: the entry program stamps the time; kprobe: the kprobe handler does */
-	snprintf(sec, sizeof(sec), "fentry/%s", t->recipe->traced);
 	bpf_object__for_each_program(prog, t->obj)
-		if (t->method == ATTACH_FEXIT && !strcmp(bpf_program__section_name(prog), sec)) {
+		if (t->method == ATTACH_FEXIT && program_hooks(prog, "fentry", t->recipe->traced)) {
 			bpf_program__set_autoload(prog, true);
 			kept = true;
 		}

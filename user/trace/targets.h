@@ -54,7 +54,7 @@ struct recipe {
 	/*
 	 * Fill the recipe's read-only globals (addresses, layout) and
 	 * t->detail. The programs of the planned method, function and
-	 * parameter count are already chosen (see session.c).
+	 * parameter count are already chosen (see target.c).
 	 */
 	int (*configure)(struct target *t, const struct kernel_facts *kf,
 			 char *err, size_t errlen);
