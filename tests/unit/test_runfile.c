@@ -623,9 +623,9 @@ static void test_fleet_families(void **state)
 	r.bpf_stats = "BPF statistics need CAP_SYS_ADMIN";
 	text = render_to_string(render_prometheus, &r);
 	assert_non_null(strstr(text, "pftrace_dropped_total{traced=\"avc_lookup\",recipe=\"avc\","
-			       "kernel=\"6.12.0-test\",host=\"box1\",map=\"pending_walks\"} 3\n"));
-	assert_non_null(strstr(text, ",map=\"by_counts\"} 7\n"));
-	assert_non_null(strstr(text, ",map=\"key_counts\"} 11\n"));
+			       "kernel=\"6.12.0-test\",host=\"box1\",map=\"kprobe_entries\"} 3\n"));
+	assert_non_null(strstr(text, ",map=\"by\"} 7\n"));
+	assert_non_null(strstr(text, ",map=\"keys\"} 11\n"));
 	assert_non_null(strstr(text, "pftrace_snapshot_buckets_used{traced=\"avc_lookup\",recipe=\"avc\","
 			       "kernel=\"6.12.0-test\",host=\"box1\"} 283\n"));
 	/* 512 (1 - (511/512)^730): 389 buckets; the lab's 6.19 AVC used 383 */

@@ -198,9 +198,10 @@ static bool has_overhead(const struct target_report *t)
 }
 
 /*
- * What each bounded map had no room for, by map: pending_walks (the
- * kprobe entries' state), by_counts (--by) and key_counts (--snapshot's
- * lookups by key). A map a target does not use exports nothing.
+ * What each bounded map had no room for, named for what it holds, not
+ * by its BPF name: kprobe_entries (the kprobe entries' state), by
+ * (--by) and keys (--snapshot's lookups by key). A map a target does
+ * not use exports nothing.
  */
 static void dropped_sample(const struct expo *x, const struct target_report *t, const char *map,
 			   __u64 v)
@@ -215,16 +216,16 @@ static void dropped(const struct expo *x)
 	int i;
 
 	family(x, "pftrace_dropped", "counter", NULL,
-	       "Lookups a bounded map had no room for, by map (pending_walks: kprobe "
-	       "entries; by_counts: --by; key_counts: --snapshot's lookups by key).");
+	       "Lookups a bounded map had no room for, by map (kprobe_entries: kprobe "
+	       "entries; by: --by; keys: --snapshot's lookups by key).");
 	for (i = 0; i < x->r->ntargets; i++) {
 		const struct target_report *t = &x->r->targets[i];
 
-		dropped_sample(x, t, "pending_walks", t->stats.lost);
+		dropped_sample(x, t, "kprobe_entries", t->stats.lost);
 		if (t->by)
-			dropped_sample(x, t, "by_counts", t->by->dropped);
+			dropped_sample(x, t, "by", t->by->dropped);
 		if (t->snapshot && t->snapshot->counted)
-			dropped_sample(x, t, "key_counts", t->snapshot->counts_dropped);
+			dropped_sample(x, t, "keys", t->snapshot->counts_dropped);
 	}
 }
 
