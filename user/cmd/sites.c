@@ -79,7 +79,7 @@ static int add_sites(struct census *c, const struct kfunc *f, const __u8 *code, 
 		s = &c->sites[c->nsites++];
 		s->func = f;
 		s->offset = insns[i].addr - f->addr;
-		snprintf(s->mnemonic, sizeof(s->mnemonic), "%s", insns[i].mnemonic);
+		snprintf(s->mnemonic, sizeof(s->mnemonic), "%s", insns[i].prefetch_kind);
 		snprintf(s->text, sizeof(s->text), "%s %s", insns[i].mnemonic, insns[i].operands);
 		hex_bytes(s->bytes, sizeof(s->bytes), insns[i].bytes, insns[i].size);
 		s->samples = r ? samples_at(r, insns[i].addr) : 0;
