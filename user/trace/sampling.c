@@ -104,7 +104,7 @@ struct sampler *sampler_start(const char *event, int freq, const unsigned long r
 {
 	struct perf_event_attr attr;
 	struct sampler *s = calloc(1, sizeof(*s));
-	int cpu, ncpus = libbpf_num_possible_cpus(), i, fd;
+	int cpu, ncpus = libbpf_num_possible_cpus(), i, fd, open_errno;
 
 	if (!s) {
 		snprintf(err, errlen, "out of memory");
@@ -155,10 +155,12 @@ struct sampler *sampler_start(const char *event, int freq, const unsigned long r
 			 kerr_str(errno));
 		goto fail;
 	}
-	for (cpu = 0; cpu < ncpus && s->n < 1024; cpu++) {
+	for (cpu = 0, open_errno = 0; cpu < ncpus && s->n < 1024; cpu++) {
 		fd = open_event(&attr, cpu);
-		if (fd < 0)
+		if (fd < 0) {
+			open_errno = errno;
 			continue;   /* an offline CPU */
+		}
 		s->fds[s->n] = fd;
 		s->links[s->n] = bpf_program__attach_perf_event(s->skel->progs.on_sample, fd);
 		if (!s->links[s->n]) {
@@ -167,6 +169,17 @@ struct sampler *sampler_start(const char *event, int freq, const unsigned long r
 			goto fail;
 		}
 		s->n++;
+	}
+	/*
+	 * None at all is no offline CPU: the kernel lowered
+	 * perf_event_max_sample_rate under -F since the check (it does when
+	 * its sample interrupts run long, as under QEMU's TCG), or refused.
+	 */
+	if (!s->n) {
+		snprintf(err, errlen, "-e %s: the perf event opens on no CPU: %s%s", event,
+			 strerror(open_errno), open_errno == EINVAL ?
+			 " (-F above kernel.perf_event_max_sample_rate now?)" : "");
+		goto fail;
 	}
 	s->res.cpus = s->n;
 	return s;
