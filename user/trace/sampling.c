@@ -13,6 +13,7 @@
 
 #include "kernel.h"
 #include "caps.h"
+#include "pmu_sysfs.h"
 #include "sampling.h"
 #include "sample.skel.h"
 
@@ -39,6 +40,7 @@ static const struct {
 int sample_event_parse(const char *name, struct perf_event_attr *attr, char *err, size_t errlen)
 {
 	pfm_perf_encode_arg_t arg;
+	struct pmu_event ev;
 	size_t i;
 	int rc;
 
@@ -49,6 +51,14 @@ int sample_event_parse(const char *name, struct perf_event_attr *attr, char *err
 			continue;
 		attr->type = common_events[i].type;
 		attr->config = common_events[i].config;
+		return 0;
+	}
+	/* the kernel's own list (perf list's names): "stall_backend", "armv8_pmuv3/stall/" */
+	if (!pmu_sysfs_event(name, &ev)) {
+		attr->type = ev.type;
+		attr->config = ev.config[0];
+		attr->config1 = ev.config[1];
+		attr->config2 = ev.config[2];
 		return 0;
 	}
 	/* raw PMU names ("INST_RETIRED.ANY", "amd64::...") from libpfm4's tables */
@@ -63,7 +73,8 @@ int sample_event_parse(const char *name, struct perf_event_attr *attr, char *err
 			return 0;
 	}
 	snprintf(err, errlen, "-e %s: unknown event (perf names: cycles, instructions, "
-		 "cache-misses, dTLB-load-misses, L1-dcache-load-misses, cpu-clock; or a PMU "
+		 "cache-misses, dTLB-load-misses, L1-dcache-load-misses, cpu-clock; a PMU's event "
+		 "in /sys/bus/event_source/devices/PMU/events, as EVENT or PMU/EVENT/; or a PMU "
 		 "event libpfm4 knows: %s)", name, pfm_strerror(rc));
 	return 2;
 }
