@@ -101,14 +101,24 @@ int find_walk_loop(const struct insn *insns, int n, struct walk_loop *out)
 		if (chase && j > last[i])
 			last[i] = j;
 	}
-	/* the innermost such loop */
-	for (i = 0; i < n; i++)
-		if (last[i] && (head < 0 || last[i] - i < last[head] - head))
-			head = i;
-	if (head >= 0) {
-		struct path_walk pw = { .insns = insns, .n = n, .head = head, .last = last[head],
-					.onpath = calloc((size_t)n, 1) };
+	/*
+	 * The innermost such loop that a path goes round: code that only
+	 * looks like one (7.2's arm64 avc_lookup re-reads the preempt count
+	 * through current, ldr x0, [x0, #8], between a label and a branch
+	 * back to it that no path returns by) is passed over for the next.
+	 */
+	for (;;) {
+		struct path_walk pw = { .insns = insns, .n = n };
 
+		head = -1;
+		for (i = 0; i < n; i++)
+			if (last[i] > 0 && (head < 0 || last[i] - i < last[head] - head))
+				head = i;
+		if (head < 0)
+			break;
+		pw.head = head;
+		pw.last = last[head];
+		pw.onpath = calloc((size_t)n, 1);
 		if (pw.onpath)
 			step(&pw, head, 0, 0);
 		free(pw.onpath);
@@ -117,9 +127,9 @@ int find_walk_loop(const struct insn *insns, int n, struct walk_loop *out)
 			out->body = last[head] - head + 1;
 			out->min_path = pw.min;
 			out->max_path = pw.max;
-		} else {
-			head = -1;
+			break;
 		}
+		last[head] = -1;       /* not a loop a walk goes round */
 	}
 	free(last);
 	return head >= 0 ? 0 : -1;
