@@ -77,6 +77,40 @@ static void test_arm64_prefetch_kinds(void **state)
 	free(v);
 }
 
+/* the census's shortcut reads the prefetches exactly as a whole decode does */
+static void test_prefetches_alone(void **state)
+{
+	static const uint8_t x86[] = { 0x0f, 0x18, 0x08, 0x90, 0x0f, 0x0d, 0x0f, 0xc3 };
+	struct { enum isa isa; const uint8_t *code; size_t len; int want; } cases[] = {
+		{ ISA_ARM64, arm64_mix, sizeof(arm64_mix), 7 },
+		{ ISA_X86_64, x86, sizeof(x86), 2 },
+	};
+	size_t c;
+
+	for (c = 0; c < sizeof(cases) / sizeof(cases[0]); c++) {
+		struct insn *all = NULL, *only = NULL;
+		int n = disasm_isa(cases[c].isa, cases[c].code, cases[c].len, 0x1000, &all);
+		int k = disasm_prefetches_isa(cases[c].isa, cases[c].code, cases[c].len, 0x1000, &only);
+		int i, j = 0;
+
+		assert_int_equal(k, cases[c].want);
+		for (i = 0; i < n; i++) {
+			if (!all[i].prefetch)
+				continue;
+			assert_true(j < k);
+			assert_int_equal(only[j].addr, all[i].addr);
+			assert_string_equal(only[j].prefetch_kind, all[i].prefetch_kind);
+			assert_string_equal(only[j].mnemonic, all[i].mnemonic);
+			assert_string_equal(only[j].operands, all[i].operands);
+			assert_int_equal(only[j].before_exclusive, all[i].before_exclusive);
+			j++;
+		}
+		assert_int_equal(j, k);
+		free(all);
+		free(only);
+	}
+}
+
 static void test_arm64_branches(void **state)
 {
 	struct insn in;
@@ -125,6 +159,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_arm64_decodes_past_unknown_words),
 		cmocka_unit_test(test_arm64_prefetch_kinds),
+		cmocka_unit_test(test_prefetches_alone),
 		cmocka_unit_test(test_arm64_branches),
 		cmocka_unit_test(test_x86_prefetches),
 	};

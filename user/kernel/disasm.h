@@ -56,6 +56,10 @@ int disasm_isa(enum isa isa, const uint8_t *code, size_t len, unsigned long addr
 	       struct insn **out);
 /* The same, for the running kernel's ISA. */
 int disasm(const uint8_t *code, size_t len, unsigned long addr, struct insn **out);
+/* Only the prefetch instructions among them, as disasm_isa() reads them. */
+int disasm_prefetches_isa(enum isa isa, const uint8_t *code, size_t len, unsigned long addr,
+			  struct insn **out);
+int disasm_prefetches(const uint8_t *code, size_t len, unsigned long addr, struct insn **out);
 /* Quick pre-filter: could these bytes hold a prefetch at all? */
 bool may_hold_prefetch_isa(enum isa isa, const uint8_t *code, size_t len);
 bool may_hold_prefetch(const uint8_t *code, size_t len);
