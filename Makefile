@@ -3,8 +3,10 @@
 #   make            build ./pftrace (static) from bpf/ and user/
 #   make deps       install every Debian package the build, lab and tests use
 #   make demo       deps + build + boot the lab + trace the AVC there
-#   make test       deps + build + unit tests + lab tests on six kernels
-#   make test-all   the same, plus the newest Debian kernel and 6.12-generic
+#   make test       deps + build + unit tests + lab tests on six kernels,
+#                   and the arm64 build, its unit tests and its lab (6.12, 7.2)
+#   make test-all   the same, plus the newest Debian kernel and 6.12-generic,
+#                   and arm64 5.10, 6.1, 6.19 and 7.2-rt
 #   make lab        the lab's base initramfs (tests/lab/run calls this)
 #   make bench      overhead figures in the lab (QEMU -icount) and the AVC
 #                   hash table of Linux 6.19, not a test
@@ -58,6 +60,9 @@ VMLINUX_H := $(VMLINUX_DIR)/vmlinux.h
 LAB_KERNELS ?= 5.10 6.1 6.12 6.19 7.2 7.2-rt
 # make test-all adds the newest Debian kernel and the generic (non-cloud) flavour
 LAB_KERNELS_ALL ?= $(LAB_KERNELS) newest 6.12-generic
+# the arm64 lab (tests/lab/arm64-checks): Debian's cloud-arm64 kernels
+LAB_KERNELS_ARM64 ?= 6.12 7.2
+LAB_KERNELS_ARM64_ALL ?= $(LAB_KERNELS_ARM64) 5.10 6.1 6.19 7.2-rt
 
 ifeq ($(V),1)
 Q :=
@@ -283,8 +288,13 @@ $(OUTPUT)/lab/base.cpio.gz: $(PFTRACE) tests/lab/init tests/lab/mkbase $(WORKLOA
 
 lab: $(OUTPUT)/lab/base.cpio.gz $(OUTPUT)/lab/long.cil
 
+ifeq ($(ARCH),arm64)
+lab-test: lab
+	$(Q)tests/lab/arm64-checks $(LAB_KERNELS_ARM64)
+else
 lab-test: lab
 	$(Q)tests/lab/suite $(LAB_KERNELS)
+endif
 
 # The renderers are pure functions of the model: none may call into the
 # system (files, processes, the clock, the machine's identity). Checked on
@@ -374,15 +384,20 @@ $(DEB): $(PFTRACE) $(DOCS) LICENSE
 deps:
 	$(Q)tools/install-deps
 
+# STAGE, COMMAND: run it, then print its wall time, whether it passed or not
+timed = t0=$$(date +%s); $(2); rc=$$?; echo "make test: $(1): $$(($$(date +%s) - t0)) s"; exit $$rc
+
 test: deps
 	$(Q)$(MAKE) all check-static check-pure check-layers
 	$(Q)$(MAKE) unit
 	$(Q)$(MAKE) fuzz
 	$(Q)$(MAKE) lab-test
+	$(Q)$(call timed,arm64 build and unit tests under qemu-user,$(MAKE) ARCH=arm64 all check-static unit)
+	$(Q)$(call timed,arm64 lab on $(LAB_KERNELS_ARM64),$(MAKE) ARCH=arm64 lab-test)
 
 # everything make test runs, on more kernels (not in CI: time)
 test-all: deps
-	$(Q)$(MAKE) test LAB_KERNELS="$(LAB_KERNELS_ALL)"
+	$(Q)$(MAKE) test LAB_KERNELS="$(LAB_KERNELS_ALL)" LAB_KERNELS_ARM64="$(LAB_KERNELS_ARM64_ALL)"
 
 demo: deps
 	$(Q)$(MAKE) lab
