@@ -370,11 +370,17 @@ static int sample_kernel(const struct sites_opts *o, struct sites_result *res)
 	return 0;
 }
 
-/* Scan -f's functions, or the core kernel's text, _stext to _etext. */
+/*
+ * Scan -f's functions, or the core kernel's text, _stext to _etext. Any
+ * type of _etext: arm64 lists it as data ('D', 6.12 and 7.2), and a
+ * census that missed it ran on through the init text, freed after boot
+ * and its pages reused: on arm64 6.1 it counted prfm in them that were
+ * gone when read again. Never past _sinittext, then.
+ */
 static void census(const struct sites_opts *o, struct ktext *kt, struct ksyms *ks,
 		   const struct kfunc *funcs, int nfuncs, struct sites_result *res)
 {
-	unsigned long stext = 0, etext = 0;
+	unsigned long stext = 0, etext = 0, sinittext = 0;
 	int i, first = 0, last;
 
 	if (o->nonly) {
@@ -385,7 +391,10 @@ static void census(const struct sites_opts *o, struct ktext *kt, struct ksyms *k
 		}
 	} else {
 		ksyms_address(ks, "_stext", "tT", &stext);
-		ksyms_address(ks, "_etext", "tT", &etext);
+		ksyms_address(ks, "_etext", NULL, &etext);
+		if (ksyms_address(ks, "_sinittext", NULL, &sinittext) && sinittext > stext &&
+		    (!etext || sinittext < etext))
+			etext = sinittext;
 		while (first < nfuncs && funcs[first].addr < stext)
 			first++;
 		for (last = first; last < nfuncs && (!etext || funcs[last].addr < etext); last++)
@@ -588,7 +597,7 @@ int cmd_sites(int argc, char **argv)
 {
 	struct sites_opts o;
 	struct sites_result res = { 0 };
-	static const char *const text_bounds[] = { "_stext", "_etext", NULL };
+	static const char *const text_bounds[] = { "_stext", "_etext", "_sinittext", NULL };
 	const struct kfunc *funcs = NULL;
 	struct ktext *kt = NULL;
 	struct ksyms *ks;
