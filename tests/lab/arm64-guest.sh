@@ -57,16 +57,21 @@ stamp pfm_core
 # the prfm census; a serial port is slow: what goes back is compressed
 case_ sites pftrace sites --format json
 stamp sites
-grep -E ' [tT] ' /proc/kallsyms >/tmp/text_symbols
+grep -E ' [tT] | (_text|_etext|_sinittext)$' /proc/kallsyms >/tmp/text_symbols
 gzip -1 </tmp/text_symbols | base64 >/tmp/text_symbols.gz
 emit text_symbols.gz /tmp/text_symbols.gz
-# the running text pftrace read, _stext to the last text symbol, for
-# objdump: the words that differ from the Image (/root/Image, added by
-# arm64-checks), which the host has
+# the running text pftrace read, for objdump: _stext to the end of the
+# last function before _etext (or _sinittext), the text symbol after it;
+# the words that differ from the Image (/root/Image, added by
+# arm64-checks), which the host has. Addresses compare as strings: all
+# are 16 lowercase hex digits.
 text=$(awk '$3 == "_text" { print $1 }' /tmp/text_symbols)
+[ -n "$text" ] || text=-     # not listed (6.1): _stext is 64 KiB into the Image
 stext=$(awk '$3 == "_stext" { print $1 }' /tmp/text_symbols)
-last=$(grep -v '\[' /tmp/text_symbols | sort | tail -n 1 | cut -d' ' -f1)
-kcore-text "$stext" "$last" /root/Image "$text" | gzip -1 | base64 >/tmp/running_patched
+etext=$(awk '$3 == "_etext" || $3 == "_sinittext" { print $1 }' /tmp/text_symbols | sort | head -n 1)
+end=$(awk -v e="$etext" '$2 ~ /^[tT]$/ && !/\[/ && $1 >= e { print $1 }' /tmp/text_symbols |
+	sort | head -n 1)
+kcore-text "$stext" "$end" /root/Image "$text" | gzip -1 | base64 >/tmp/running_patched
 stamp running_patched
 emit running_patched /tmp/running_patched
 grep -m1 Features /proc/cpuinfo >/tmp/cpu_features

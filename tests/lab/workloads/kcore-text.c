@@ -3,9 +3,11 @@
  * kcore-text START END [IMAGE TEXT]: the running kernel's bytes [START,
  * END) (hex addresses from /proc/kallsyms), read from /proc/kcore by its
  * program headers, to stdout. With IMAGE, the kernel image as linked
- * whose first byte is at TEXT (_text): only the 4-byte words that differ
- * from it, as (offset from START, word) pairs of little-endian u32 - the
- * few thousand that boot patched, not 25 MB through a serial port.
+ * whose first byte is at TEXT (_text), only the 4-byte words that differ
+ * from it, as (offset from START, word) pairs of little-endian u32: what
+ * boot patched, not 25 MB through a serial port. TEXT "-" is for a
+ * kallsyms without _text (arm64 6.1): START is then _stext, 64 KiB into
+ * the Image (arch/arm64/kernel/vmlinux.lds.S aligns it past the head).
  * The arm64 lab hands them to objdump on the host: the very text pftrace
  * sites scanned.
  */
@@ -78,7 +80,7 @@ int main(int argc, char **argv)
 	}
 	if (argc == 5) {
 		image = open(argv[3], O_RDONLY);
-		skip = start - strtoull(argv[4], NULL, 16);
+		skip = strcmp(argv[4], "-") ? start - strtoull(argv[4], NULL, 16) : 0x10000;
 		if (image < 0) {
 			perror(argv[3]);
 			return 1;
