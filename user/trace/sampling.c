@@ -13,6 +13,7 @@
 
 #include "kernel.h"
 #include "caps.h"
+#include "pmu_sysfs.h"
 #include "sampling.h"
 #include "sample.skel.h"
 
@@ -39,6 +40,7 @@ static const struct {
 int sample_event_parse(const char *name, struct perf_event_attr *attr, char *err, size_t errlen)
 {
 	pfm_perf_encode_arg_t arg;
+	struct pmu_event ev;
 	size_t i;
 	int rc;
 
@@ -49,6 +51,14 @@ int sample_event_parse(const char *name, struct perf_event_attr *attr, char *err
 			continue;
 		attr->type = common_events[i].type;
 		attr->config = common_events[i].config;
+		return 0;
+	}
+	/* the kernel's own list (perf list's names): "stall_backend", "armv8_pmuv3/stall/" */
+	if (!pmu_sysfs_event(name, &ev)) {
+		attr->type = ev.type;
+		attr->config = ev.config[0];
+		attr->config1 = ev.config[1];
+		attr->config2 = ev.config[2];
 		return 0;
 	}
 	/* raw PMU names ("INST_RETIRED.ANY", "amd64::...") from libpfm4's tables */
@@ -63,7 +73,8 @@ int sample_event_parse(const char *name, struct perf_event_attr *attr, char *err
 			return 0;
 	}
 	snprintf(err, errlen, "-e %s: unknown event (perf names: cycles, instructions, "
-		 "cache-misses, dTLB-load-misses, L1-dcache-load-misses, cpu-clock; or a PMU "
+		 "cache-misses, dTLB-load-misses, L1-dcache-load-misses, cpu-clock; a PMU's event "
+		 "in /sys/bus/event_source/devices/PMU/events, as EVENT or PMU/EVENT/; or a PMU "
 		 "event libpfm4 knows: %s)", name, pfm_strerror(rc));
 	return 2;
 }
@@ -104,7 +115,7 @@ struct sampler *sampler_start(const char *event, int freq, const unsigned long r
 {
 	struct perf_event_attr attr;
 	struct sampler *s = calloc(1, sizeof(*s));
-	int cpu, ncpus = libbpf_num_possible_cpus(), i, fd;
+	int cpu, ncpus = libbpf_num_possible_cpus(), i, fd, open_errno;
 
 	if (!s) {
 		snprintf(err, errlen, "out of memory");
@@ -155,10 +166,12 @@ struct sampler *sampler_start(const char *event, int freq, const unsigned long r
 			 kerr_str(errno));
 		goto fail;
 	}
-	for (cpu = 0; cpu < ncpus && s->n < 1024; cpu++) {
+	for (cpu = 0, open_errno = 0; cpu < ncpus && s->n < 1024; cpu++) {
 		fd = open_event(&attr, cpu);
-		if (fd < 0)
+		if (fd < 0) {
+			open_errno = errno;
 			continue;   /* an offline CPU */
+		}
 		s->fds[s->n] = fd;
 		s->links[s->n] = bpf_program__attach_perf_event(s->skel->progs.on_sample, fd);
 		if (!s->links[s->n]) {
@@ -167,6 +180,17 @@ struct sampler *sampler_start(const char *event, int freq, const unsigned long r
 			goto fail;
 		}
 		s->n++;
+	}
+	/*
+	 * None at all is no offline CPU: the kernel lowered
+	 * perf_event_max_sample_rate under -F since the check (it does when
+	 * its sample interrupts run long, as under QEMU's TCG), or refused.
+	 */
+	if (!s->n) {
+		snprintf(err, errlen, "-e %s: the perf event opens on no CPU: %s%s", event,
+			 strerror(open_errno), open_errno == EINVAL ?
+			 " (-F above kernel.perf_event_max_sample_rate now?)" : "");
+		goto fail;
 	}
 	s->res.cpus = s->n;
 	return s;
