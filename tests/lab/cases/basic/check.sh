@@ -137,11 +137,13 @@ check_short_chains() {
 }
 
 check_interval() {
-	local f
+	local f reports finals
 	f=$(out interval.out)
+	reports=$(grep -cE '^[0-9]{2}:[0-9]{2}:[0-9]{2}$' "$f")
+	finals=$(grep -c '^pftrace .* (duration)$' "$f")
 	check "$k -i 0.5 -d 1.6: exit 0" [ "$(rc_of interval)" = 0 ]
 	check "$k -i 0.5 -d 1.6: three interval reports, then the final one" \
-		[ "$(grep -cE '^[0-9]{2}:[0-9]{2}:[0-9]{2}$' "$f")" -eq 3 ] && [ "$(grep -c '^pftrace .* (duration)$' "$f")" -eq 1 ]
+		[ "$reports" -eq 3 -a "$finals" -eq 1 ]
 	check "$k -i: every interval saw lookups" \
 		[ "$(awk '/^  lookups/ && $2 > 0' "$f" | wc -l)" -eq 4 ]
 	# -i with --format json is JSON all through, a line each
