@@ -3,7 +3,11 @@
 #   make            build ./pftrace (static) from bpf/ and user/
 #   make deps       install every Debian package the build, lab and tests use
 #   make demo       deps + build + boot the lab + trace the AVC there
-#   make test       deps + build + unit tests + lab tests on six kernels
+#   make test       deps + build + unit tests + lab tests on six kernels,
+#                   each stage timed
+#   make unit       the cmocka and host tests (make asan: the hostile
+#                   inputs again through ASan+UBSan; make deb-test: the .deb)
+#   make lab-test   the lab's cases on six kernels (tests/lab/suite -l lists them)
 #   make test-all   the same, plus the newest Debian kernel and 6.12-generic
 #   make lab        the lab's base initramfs (tests/lab/run calls this)
 #   make bench      overhead figures in the lab (QEMU -icount) and the AVC
@@ -74,7 +78,7 @@ VERSION := $(shell cat VERSION 2>/dev/null || echo 0.0.0)
 DOCS := $(OUTPUT)/pftrace.8 $(OUTPUT)/pftrace.bash $(OUTPUT)/_pftrace
 DEB := $(OUTPUT)/pftrace_$(VERSION)_amd64.deb
 
-.PHONY: all deps demo test test-all unit fuzz lab lab-test bench soak clean vmlinux-header check-static check-pure check-layers docs install deb
+.PHONY: all deps demo test test-all unit asan deb-test fuzz lab lab-test bench soak clean vmlinux-header check-static check-pure check-layers docs install deb
 .DELETE_ON_ERROR:
 .SECONDARY:
 
@@ -177,9 +181,16 @@ $(OUTPUT)/asan/pftrace: $(ASAN_SRCS) $(REPLAY_WALKS) $(SKELS) $(wildcard user/*/
 		-D_GNU_SOURCE -DPFTRACE_VERSION='"$(VERSION)"' $(INCLUDES) $(ASAN_SRCS) $(REPLAY_WALKS) \
 		$(STATIC_LIBS) -o $@
 
-unit: $(UNIT_BINS) $(TOOLS) $(BPF_OBJS) pftrace $(OUTPUT)/asan/pftrace $(DOCS) $(DEB) \
-	$(OUTPUT)/bench/walk-bench
-	$(Q)PFTRACE_ASAN=$(OUTPUT)/asan/pftrace tests/unit/run $(UNIT_BINS)
+unit: $(UNIT_BINS) $(TOOLS) $(BPF_OBJS) pftrace $(DOCS) $(OUTPUT)/bench/walk-bench
+	$(Q)tests/unit/run $(UNIT_BINS)
+
+# the host tier's hostile inputs again, through the sanitized build
+asan: $(OUTPUT)/asan/pftrace pftrace
+	$(Q)tests/unit/run --asan $(OUTPUT)/asan/pftrace
+
+# the Debian package, built and unpacked
+deb-test: $(DEB)
+	$(Q)bash tests/package/deb.sh
 
 # libFuzzer targets, instrumented with AddressSanitizer and UBSan; each
 # links only the pieces it fuzzes, so a target that needs more than its
@@ -331,11 +342,19 @@ $(DEB): pftrace $(DOCS) LICENSE
 deps:
 	$(Q)tools/install-deps
 
-test: deps
-	$(Q)$(MAKE) all check-static check-pure check-layers
-	$(Q)$(MAKE) unit
-	$(Q)$(MAKE) fuzz
-	$(Q)$(MAKE) lab-test
+# Each stage prints "stage NAME: N s" (the lab's, one a kernel too), and
+# the last lines list them all and the total.
+test: export PFTRACE_STAGES := $(CURDIR)/$(OUTPUT)/stages
+test:
+	$(Q)mkdir -p $(OUTPUT) && tests/stage begin
+	$(Q)tests/stage deps -- $(MAKE) deps
+	$(Q)tests/stage build -- $(MAKE) all check-static check-pure check-layers
+	$(Q)tests/stage unit -- $(MAKE) unit
+	$(Q)tests/stage asan -- $(MAKE) asan
+	$(Q)tests/stage deb -- $(MAKE) deb-test
+	$(Q)tests/stage fuzz -- $(MAKE) fuzz
+	$(Q)tests/stage lab -- $(MAKE) lab-test
+	$(Q)tests/stage end
 
 # everything make test runs, on more kernels (not in CI: time)
 test-all: deps
