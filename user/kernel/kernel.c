@@ -664,18 +664,3 @@ const struct kfunc *kfunc_named(const struct kfunc *f, int n, const char *name)
 			return &f[i];
 	return NULL;
 }
-
-static int libbpf_print_verbose(enum libbpf_print_level level, const char *fmt, va_list ap)
-{
-	return vfprintf(stderr, fmt, ap);
-}
-
-static int libbpf_print_quiet(enum libbpf_print_level level, const char *fmt, va_list ap)
-{
-	return 0;
-}
-
-void setup_libbpf_logging(bool verbose)
-{
-	libbpf_set_print(verbose ? libbpf_print_verbose : libbpf_print_quiet);
-}

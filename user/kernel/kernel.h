@@ -61,6 +61,15 @@ void kernel_facts_drop_btf(struct kernel_facts *kf);
 int kernel_facts_reload_btf(struct kernel_facts *kf, char *err, size_t errlen);
 /* libbpf's messages on stderr with -v, else none */
 void setup_libbpf_logging(bool verbose);
+/*
+ * The map libbpf last failed to create (NULL: none since the clear), and
+ * the kernel's error in *ERR: libbpf names it only in its log, which
+ * setup_libbpf_logging's printers read, verbose or not.
+ */
+const char *libbpf_refused_map(int *err);
+void libbpf_refused_map_clear(void);
+/* RLIMIT_MEMLOCK bounds BPF here (before 5.11) and is not unlimited: *LIMIT bytes */
+bool kernel_memlock_limits_bpf(unsigned long long *limit);
 unsigned int kernel_version_of(const char *release);
 
 /* Number of parameters of FUNC per BTF, names copied; -1 if absent. */

@@ -98,6 +98,7 @@ struct target {
 	bool may_fall_back;              /* fexit untested: kprobe if refused */
 	bool direct_loads;               /* opened from the recipe's direct-load build */
 	bool direct_refused;             /* the kernel refused that build: probe reads */
+	bool map_refused;                /* a map refused: no other build or method helps */
 	bool plain_adds;                 /* per-CPU counters take plain adds, not atomics */
 	char plan_note[PFT_ERRLEN];      /* what the planner decided, and why */
 	char detail[PFT_ERRLEN];         /* recipe facts: layout, slots, hash */
