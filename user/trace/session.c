@@ -465,6 +465,7 @@ static void stop(struct session *s)
 	int i;
 
 	s->end = monotonic_s();
+	interval_metrics_end(s);
 	if (in_slice)
 		duty_cycle_detach(&s->duty);
 	for (i = 0; i < s->ntargets; i++)

@@ -79,6 +79,8 @@ struct session {
 	double cap_window_start;
 	__u64 cap_window_ns;
 	char child_cmd[1024];
+	/* -i's -o FILE.prom: the rewrites failed in a row (said once, at the first) */
+	unsigned int metrics_failed;
 };
 
 #endif
