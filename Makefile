@@ -48,14 +48,18 @@ BPF_CFLAGS := -g -O2 -target bpf -D__TARGET_ARCH_x86 -Wall -Werror \
 STATIC_LIBS := -lbpf -lelf -ljson-c -lcapstone -lpfm -lz -lzstd -lm -lresolv
 TEST_LIBS := -lbpf -lelf -ljson-c -lcapstone -lpfm -lz -lzstd -lm -lcmocka -lresolv
 
-BPF_SRCS := $(wildcard bpf/*.bpf.c)
-BPF_OBJS := $(patsubst bpf/%.bpf.c,$(OUTPUT)/%.bpf.o,$(BPF_SRCS))
-# Each recipe is also built with direct loads (bpf/walk.bpf.h), for
+# A recipe is bpf/recipes/NAME.bpf.c (and user/trace/recipe_NAME.c, and
+# its line in the registry): nothing here names one. bpf/ itself holds
+# the other programs (calibration, sampler, kernel text, symbols, ...).
+RECIPE_NAMES := $(patsubst bpf/recipes/%.bpf.c,%,$(wildcard bpf/recipes/*.bpf.c))
+BPF_SRCS := $(wildcard bpf/*.bpf.c) $(wildcard bpf/recipes/*.bpf.c)
+BPF_HEADERS := $(wildcard bpf/*.h bpf/recipes/*.h)
+BPF_OBJS := $(patsubst %.bpf.c,$(OUTPUT)/%.bpf.o,$(notdir $(BPF_SRCS)))
+# Each recipe is also built with direct loads (bpf/kread.bpf.h), for
 # kernels that have bpf_rdonly_cast(): the loader opens one or the other
-RECIPE_NAMES := avc dcache inode mount tcp
 DIRECT_OBJS := $(patsubst %,$(OUTPUT)/%.direct.bpf.o,$(RECIPE_NAMES))
 BPF_OBJS += $(DIRECT_OBJS)
-SKELS := $(patsubst bpf/%.bpf.c,$(OUTPUT)/%.skel.h,$(BPF_SRCS)) \
+SKELS := $(patsubst %.bpf.c,$(OUTPUT)/%.skel.h,$(notdir $(BPF_SRCS))) \
 	$(patsubst %,$(OUTPUT)/%.direct.skel.h,$(RECIPE_NAMES))
 USER_SRCS := $(filter-out user/cmd/replay_walk.c,$(wildcard user/*/*.c))
 # the replay's walk, compiled three ways (see user/cmd/replay_walk.c)
@@ -83,15 +87,21 @@ all: pftrace
 $(OUTPUT) $(OUTPUT)/user $(OUTPUT)/unit $(OUTPUT)/lab/bin $(OUTPUT)/tools:
 	$(Q)mkdir -p $@
 
-$(OUTPUT)/%.bpf.o: bpf/%.bpf.c $(wildcard bpf/*.h) vmlinux/vmlinux.h | $(OUTPUT)
+# DWARF is not needed: CO-RE uses .BTF/.BTF.ext
+define compile_bpf
 	$(call msg,BPF,$@)
-	$(Q)$(CLANG) $(BPF_CFLAGS) -c $< -o $@
-	$(Q)$(LLVM_STRIP) -g $@ # DWARF is not needed: CO-RE uses .BTF/.BTF.ext
-
-$(OUTPUT)/%.direct.bpf.o: bpf/%.bpf.c $(wildcard bpf/*.h) vmlinux/vmlinux.h | $(OUTPUT)
-	$(call msg,BPF,$@)
-	$(Q)$(CLANG) $(BPF_CFLAGS) -DPFT_DIRECT_LOADS -c $< -o $@
+	$(Q)$(CLANG) $(BPF_CFLAGS) $(1) -c $< -o $@
 	$(Q)$(LLVM_STRIP) -g $@
+endef
+
+$(OUTPUT)/%.bpf.o: bpf/%.bpf.c $(BPF_HEADERS) vmlinux/vmlinux.h | $(OUTPUT)
+	$(call compile_bpf)
+
+$(OUTPUT)/%.bpf.o: bpf/recipes/%.bpf.c $(BPF_HEADERS) vmlinux/vmlinux.h | $(OUTPUT)
+	$(call compile_bpf)
+
+$(OUTPUT)/%.direct.bpf.o: bpf/recipes/%.bpf.c $(BPF_HEADERS) vmlinux/vmlinux.h | $(OUTPUT)
+	$(call compile_bpf,-DPFT_DIRECT_LOADS)
 
 $(OUTPUT)/%.skel.h: $(OUTPUT)/%.bpf.o
 	$(call msg,GEN-SKEL,$@)
@@ -170,7 +180,7 @@ $(OUTPUT)/tools/core-bad.bpf.o: tests/tools/core-bad.bpf.c vmlinux/vmlinux.h | $
 # inputs run through it too (tests/unit/run), so a use after free on a
 # refusal path fails a test instead of passing by luck.
 ASAN_SRCS := $(filter-out user/cmd/replay_walk.c,$(wildcard user/*/*.c))
-$(OUTPUT)/asan/pftrace: $(ASAN_SRCS) $(REPLAY_WALKS) $(SKELS) $(wildcard user/*/*.h) $(wildcard bpf/*.h)
+$(OUTPUT)/asan/pftrace: $(ASAN_SRCS) $(REPLAY_WALKS) $(SKELS) $(wildcard user/*/*.h) $(BPF_HEADERS)
 	$(call msg,ASAN,$@)
 	$(Q)mkdir -p $(dir $@)
 	$(Q)$(CLANG) -g -O1 -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer \

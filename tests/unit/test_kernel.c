@@ -250,8 +250,11 @@ static void test_registry(void **state)
 		assert_true((*r)->node_bytes >= 16);
 		assert_ptr_equal(recipe_named((*r)->name), *r);
 		assert_ptr_equal(recipe_for((*r)->traced), *r);
+		/* -f avc, -f dcache-ref: the names pftrace list prints */
+		assert_ptr_equal(recipe_for((*r)->name), *r);
 		assert_non_null((*r)->open);
 		assert_non_null((*r)->configure);
+		assert_non_null((*r)->load);
 	}
 	assert_int_equal(n, 6);
 	assert_null(recipe_named("nosuch"));

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Loader side of bpf/avc.bpf.c: read the AVC's shape off the running
+ * Loader side of bpf/recipes/avc.bpf.c: read the AVC's shape off the running
  * kernel (parameter layout and slot count from BTF, the cache's address
  * from kallsyms, the bucket function from the version) into the
  * program's read-only globals.
@@ -136,7 +136,6 @@ const struct recipe avc_recipe = {
 	.key_layout = "k0 = ssid | tsid << 32, k1 = tclass",
 	.check = avc_check,
 	.direct_layout = avc_key_pair,   /* the direct build matches the pair in one load */
-	.open = avc_open,
+	RECIPE_OPS(avc),
 	.configure = avc_configure,
-	.destroy = avc_destroy,
 };

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Loader side of bpf/dcache.bpf.c: the addresses of dentry_hashtable and
+ * Loader side of bpf/recipes/dcache.bpf.c: the addresses of dentry_hashtable and
  * d_hash_shift from kallsyms. Two entries share the object: the RCU walk
  * (__d_lookup_rcu, nearly every lookup) and the ref walk (__d_lookup,
  * what a path walk falls back to when RCU walk gives up).
@@ -57,9 +57,8 @@ const struct recipe dcache_recipe = {
 	.node_bytes = 192,		/* struct dentry */
 	.hash = &table_hash_d_hash,
 	.key_layout = "k0 = d_name.hash_len (hash in the low 32 bits)",
-	.open = dcache_open,
+	RECIPE_OPS(dcache),
 	.configure = dcache_configure,
-	.destroy = dcache_destroy,
 };
 
 const struct recipe dcache_ref_recipe = {
@@ -73,7 +72,6 @@ const struct recipe dcache_ref_recipe = {
 	.node_bytes = 192,		/* struct dentry */
 	.hash = &table_hash_d_hash,
 	.key_layout = "k0 = d_name.hash_len (hash in the low 32 bits)",
-	.open = dcache_open,
+	RECIPE_OPS(dcache),
 	.configure = dcache_configure,
-	.destroy = dcache_destroy,
 };

@@ -276,3 +276,62 @@ __u64 samples_at(const struct sample_result *r, unsigned long ip)
 {
 	return samples_in(r, ip, ip + 1);
 }
+
+/*
+ * Start-up knows only where each function starts (its address came with
+ * the recipes' symbols, through BPF where the kernel offers it): a
+ * function's end needs the next symbol, which only a read of all of
+ * /proc/kallsyms tells, and that read was most of pftrace's start-up
+ * (~1 s of 1.8 under QEMU). So the sampler keeps the first
+ * PFT_SAMPLE_FN_BYTES from each start, and sample_result_trim() cuts
+ * to the true extent once kallsyms is read, after the trace.
+ */
+struct sampler *sampler_start_traced(const char *event, int freq, struct ksyms *ks,
+				     const char *const *names, int n, char *err, size_t errlen)
+{
+	unsigned long ranges[PFT_SAMPLE_RANGES][2];
+	int i, nranges = 0;
+
+	for (i = 0; i < n && nranges < PFT_SAMPLE_RANGES; i++) {
+		unsigned long addr = 0;
+
+		if (ksyms_address(ks, names[i], "tT", &addr) && addr) {
+			ranges[nranges][0] = addr;
+			ranges[nranges][1] = addr + PFT_SAMPLE_FN_BYTES;
+			nranges++;
+		}
+	}
+	if (!nranges) {
+		snprintf(err, errlen, "no traced function's address in /proc/kallsyms");
+		return NULL;
+	}
+	return sampler_start(event, freq, ranges, nranges, true, err, errlen);
+}
+
+void sample_result_trim(struct sample_result *r, const struct kfunc *const *fns, int n)
+{
+	__u64 kept = 0;
+	int i, j, nips = 0;
+
+	for (j = 0; j < r->nips; j++) {
+		for (i = 0; i < n; i++) {
+			const struct kfunc *f = fns[i];
+
+			if (f && r->ips[j].ip >= f->addr && r->ips[j].ip < f->addr + f->size)
+				break;
+		}
+		if (i == n)
+			continue;
+		kept += r->ips[j].count;
+		r->ips[nips++] = r->ips[j];
+	}
+	r->nips = nips;
+	r->counts.kept = kept;
+	for (i = 0; i < n; i++) {
+		const struct kfunc *f = fns[i];
+
+		if (f && f->size > PFT_SAMPLE_FN_BYTES && !r->note[0])
+			snprintf(r->note, sizeof(r->note), "%s is %lu bytes; samples past its first "
+				 "%d were not kept", f->name, f->size, PFT_SAMPLE_FN_BYTES);
+	}
+}

@@ -53,7 +53,7 @@ struct dentry_key {
  * Whether PARENT (typed, or a plain integer) compares its children's names itself
  * (DCACHE_OP_COMPARE: case-insensitive names, for one). Read only for a
  * node of the same parent and hash but another length, where the
- * answer decides the match. Read at every call, as it was, it cost a
+ * answer decides the match. Read at every call, it would cost a
  * dcache call 22 guest ns more (6.12 -icount).
  */
 static bool __always_inline parent_compares_names(__u64 parent)
