@@ -52,7 +52,7 @@ fi
 check "list: avc recipe known, not attachable here, reason given" \
 	jq_true "$tmp/list.json" '.recipes[] | select(.recipe == "avc") | (.attachable | not) and (.reason | contains("SELinux is not active"))'
 check "list: every recipe listed with what it traces" \
-	jq_true "$tmp/list.json" '[.recipes[] | .recipe + ":" + .traces] == ["avc:avc_lookup", "dcache:__d_lookup_rcu", "dcache-ref:__d_lookup", "inode:find_inode_fast", "mount:__lookup_mnt", "tcp:__inet_lookup_established"]'
+	jq_true "$tmp/list.json" '[.recipes[] | .recipe + ":" + .traces] == ["avc:avc_lookup", "dcache:__d_lookup_rcu", "dcache-ref:__d_lookup", "inode:find_inode_fast", "mount:__lookup_mnt", "tcp:__inet_lookup_established", "conntrack:__nf_conntrack_find_get"]'
 check "list: none attachable on this host, each with the kernel's reason" \
 	jq_true "$tmp/list.json" '[.recipes[] | select(.recipe != "avc") | (.attachable | not) and (.reason | contains("Operation not permitted")) and (.reason | contains("no kprobes"))] | all'
 
@@ -116,7 +116,7 @@ refuses "whatif without a file" "give one run file" "$pftrace" whatif
 refuses "whatif --bits 0" "--bits wants log2 sizes" "$pftrace" whatif "$seed" --bits 0
 refuses "whatif --hash md5" "--hash wants xor, murmur3 or jhash" "$pftrace" whatif "$seed" --hash md5
 refuses "whatif -C current.hash=md5 (the values listed)" \
-	"-C current.hash: unknown value 'md5' (it takes xor, murmur3, jhash, d_hash, inode_hash, m_hash, ehash)" \
+	"-C current.hash: unknown value 'md5' (it takes xor, murmur3, jhash, d_hash, inode_hash, m_hash, ehash, hash_conntrack)" \
 	"$pftrace" whatif "$seed" -C current.hash=md5
 refuses "whatif -C of another knob" "unknown knob 'attach'" "$pftrace" whatif "$seed" -C attach=kprobe
 refuses "whatif -C current.hash=d_hash for the AVC's keys" "avc_lookup's keys cannot be hashed by d_hash" \

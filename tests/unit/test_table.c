@@ -104,7 +104,7 @@ static void test_other_buckets(void **state)
 static void test_hash_registry(void **state)
 {
 	static const char *const names[] = { "xor", "murmur3", "jhash", "d_hash", "inode_hash",
-					      "m_hash", "ehash" };
+					      "m_hash", "ehash", "hash_conntrack" };
 	const struct table_hash *h;
 	int i, n = (int)(sizeof(names) / sizeof(names[0]));
 

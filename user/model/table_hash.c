@@ -100,10 +100,25 @@ static const struct table_keys tcp_keys = { .k0_bytes = 4 };
 
 const struct table_hash table_hash_ehash = { "ehash", ehash_bucket, &tcp_keys };
 
+/*
+ * net/netfilter/nf_conntrack_core.c: reciprocal_scale() of the raw
+ * hash_conntrack_raw() value, which a boot-time secret keys; k0 = the
+ * raw hash
+ */
+static __u64 conntrack_bucket(unsigned int bits, const struct snap_key *k)
+{
+	return khash_reciprocal_scale((__u32)k->k0, 1ULL << bits);
+}
+
+static const struct table_keys conntrack_keys = { .k0_bytes = 4 };
+
+const struct table_hash table_hash_conntrack = { "hash_conntrack", conntrack_bucket,
+						  &conntrack_keys };
+
 /* The registry, in the order whatif lists and times them. */
 static const struct table_hash *const table_hashes[] = {
 	&table_hash_xor, &table_hash_murmur3, &table_hash_jhash, &table_hash_d_hash,
-	&table_hash_inode, &table_hash_m_hash, &table_hash_ehash,
+	&table_hash_inode, &table_hash_m_hash, &table_hash_ehash, &table_hash_conntrack,
 };
 #define NHASHES ((int)(sizeof(table_hashes) / sizeof(table_hashes[0])))
 _Static_assert(NHASHES <= TABLE_HASHES_MAX, "raise TABLE_HASHES_MAX");

@@ -36,6 +36,12 @@ struct recipe {
 	const char *const *answers_to;   /* other -f names, NULL-terminated */
 	const char *iterator;            /* the kernel's loop, for the report */
 	const char *const *ksyms;        /* kallsyms names it reads ("x.*": a static) */
+	/*
+	 * The module the traced function lives in ("nf_conntrack"), NULL for
+	 * the kernel's own: its BTF (/sys/kernel/btf/NAME) answers for the
+	 * function, and the run ends if the module goes (kprobes let it).
+	 */
+	const char *module;
 	enum pft_chain_end chain_end;    /* NULL, or an hlist_nulls marker */
 	/* the chained node's size (x86-64, Debian 6.12's BTF): what replay lays out */
 	unsigned int node_bytes;
@@ -116,6 +122,9 @@ struct target {
 };
 
 extern const struct recipe *const recipes[];
+
+/* The BTF that knows R's traced function: its module's, or the kernel's. */
+const struct btf *recipe_btf(const struct kernel_facts *kf, const struct recipe *r);
 
 /* The handles of any recipe's skeleton SKEL: every recipe has these fields. */
 #define RECIPE_HANDLES(skel) ((struct recipe_handles){				\
@@ -221,7 +230,7 @@ const char *suggest_function(const char *func);
  * attach and detach (an RCU-tasks grace period) at every start.
  */
 int plan_target(struct target *t, const char *requested,
-		const struct trace_opts *o, const struct kernel_facts *kf,
+		const struct trace_opts *o, struct kernel_facts *kf,
 		bool probe, char *err, size_t errlen);
 
 #endif

@@ -1,0 +1,390 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Recipe: netfilter's connection-tracking table, in the nf_conntrack
+ * module: the hash every packet of a tracked flow is looked up in.
+ *
+ * Mirrors net/netfilter/nf_conntrack_core.c: __nf_conntrack_find_get(net,
+ * zone, tuple, hash), into which ____nf_conntrack_find() is inlined:
+ *
+ *   nf_conntrack_get_ht(&ct_hash, &hsize);   (under nf_conntrack_generation)
+ *   bucket = reciprocal_scale(hash, hsize);  ((u64)hash * hsize >> 32)
+ *   hlist_nulls_for_each_entry_rcu(h, n, &ct_hash[bucket], hnnode) {
+ *           if (nf_ct_is_expired(ct)) { nf_ct_gc_expired(ct); continue; }
+ *           if (nf_ct_key_equal(h, tuple, zone, net)) return h;
+ *   }
+ *   if (get_nulls_value(n) != bucket) goto begin;   (search_restart)
+ *
+ * nf_ct_key_equal() is the tuple up to dst.dir (39 bytes), the zone as
+ * seen from the node's direction, IPS_CONFIRMED and net_eq(). A match
+ * is then taken only if its refcount is not zero and the key still
+ * equal (SLAB_TYPESAFE_BY_RCU): else the kernel returns NULL, which the
+ * self-check shows as a disagreement and ct_events counts as rejected.
+ * hash is hash_conntrack_raw()'s (SipHash on every lab kernel, in two
+ * forms: bpf/khash.h), an argument: the walk needs no secret. Every connection is in the table twice, once
+ * per direction (nf_conn.tuplehash[2]); a node is a struct
+ * nf_conntrack_tuple_hash, and its nf_conn lies before it by its
+ * direction. Checked against the disassembly of Debian's nf_conntrack.ko
+ * (6.1, 6.12, 6.19, 7.2, 7.2-rt: the same walk, the same layout) and
+ * their BTF. One table for every namespace (nf_conntrack_hash and
+ * nf_conntrack_htable_size, module globals) on all of them; an upstream
+ * change moves it into struct net (net->ct.nf_conntrack_hash), which the
+ * loader detects in BTF (ct_table_per_net).
+ *
+ * A confirm (__nf_conntrack_confirm()) walks the two chains of a new
+ * connection too, under the bucket locks; it is not traced (its fexit
+ * sees the table after the insert): docs/conntrack.md says why.
+ */
+#include "vmlinux.h"
+#include <bpf/bpf_helpers.h>
+#include <bpf/bpf_tracing.h>
+#include <bpf/bpf_core_read.h>
+#include "walk.bpf.h"
+#include "khash.h"
+
+char LICENSE[] SEC("license") = "GPL";
+
+/* the module's globals, from kallsyms ([nf_conntrack]) */
+const volatile __u64 ct_hash_addr = 0;         /* &nf_conntrack_hash (the bucket array's pointer) */
+const volatile __u64 ct_size_addr = 0;         /* &nf_conntrack_htable_size */
+const volatile __u64 ct_rnd_addr = 0;          /* &nf_conntrack_hash_rnd: snapshots only */
+const volatile bool ct_hash_tuple39 = true;    /* hash_conntrack_raw()'s form (khash.h) */
+const volatile bool ct_table_per_net = false;  /* net->ct.nf_conntrack_hash (see above) */
+const volatile __u64 ct_snap_net = 0;          /* the namespace a per-net table's snapshot walks */
+
+/*
+ * The per-namespace layout, for CO-RE: absent from every lab kernel's
+ * BTF, read only behind ct_table_per_net (tests/tools/core-check.c
+ * lets an ___optional flavour stay unresolved).
+ */
+struct netns_ct___optional {
+	struct hlist_nulls_head *nf_conntrack_hash;
+	unsigned int nf_conntrack_htable_size;
+} __attribute__((preserve_access_index));
+
+struct net___optional {
+	struct netns_ct___optional ct;
+} __attribute__((preserve_access_index));
+
+/* nf_ct_tuple_equal() reads the tuple's first 39 bytes: its five words, the last one's low 7 */
+#define CT_TUPLE_MASK 0x00ffffffffffffffULL
+#define CT_IPS_CONFIRMED 8   /* 1 << IPS_CONFIRMED_BIT */
+
+/*
+ * The tuple's words a step compares (a global function takes three
+ * scalars): the net and words 0 and 2 (the source address's first
+ * half; the source port, l3num and the destination address's first
+ * four bytes) come as arguments and reject nearly every node; the rest
+ * of the key waits here, per CPU, for the node that passes them.
+ */
+struct ct_rest {
+	__u64 w1, w3, w4;
+	__u32 zone_ids;   /* nf_ct_zone_id(zone, ORIGINAL) | nf_ct_zone_id(zone, REPLY) << 16 */
+	__u32 pad;
+};
+
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__uint(max_entries, 1);
+	__type(key, __u32);
+	__type(value, struct ct_rest);
+} ct_rest SEC(".maps");
+
+/* What the self-check's disagreements hold: [0] matches the kernel rejected */
+#define CT_EVENT_REJECTED 0
+#define CT_EVENTS 1
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__uint(max_entries, CT_EVENTS);
+	__type(key, __u32);
+	__type(value, __u64);
+} ct_events SEC(".maps");
+
+#define TH struct nf_conntrack_tuple_hash
+#define TH_WORD(win, member) NODE_FIELD(win, 0, TH, member, __u64)
+#define CT_W0 tuple.src.u3.all[0]
+#define CT_W1 tuple.src.u3.all[2]
+#define CT_W2 tuple.src.u
+#define CT_W3 tuple.dst.u3.all[1]
+#define CT_W4 tuple.dst.u3.all[3]
+#define CT_OFF(field) bpf_core_field_offset(struct nf_conn, field)
+
+/* nf_ct_zone_id(zone, dir) from a zone's first word (id, flags, dir) */
+static __always_inline __u32 ct_zone_id(__u32 zone_word, __u32 dir)
+{
+	return (zone_word >> 24) & (1U << dir) ? zone_word & 0xffff : 0;
+}
+
+/*
+ * The nf_conn of node NODE (direction DIR): not expired, confirmed, in
+ * NET, and in the lookup's zone as seen from DIR. The tuple matched.
+ */
+static __always_inline bool ct_entry_matches(__u64 node, __u32 dir, __u64 net, __u32 zone_ids)
+{
+	__u64 ct = node - CT_OFF(tuplehash) - dir * bpf_core_type_size(TH), status, ct_net;
+	__u32 timeout, zone_word = 0;
+
+#ifdef PFT_DIRECT_LOADS
+	const struct nf_conn *c = (const void *)KERNEL_VIEW(ct);
+
+	timeout = c->timeout;
+	status = c->status;
+	ct_net = *(const __u64 *)&c->ct_net;
+	if (bpf_core_field_exists(struct nf_conn, zone))
+		zone_word = *(const __u32 *)&c->zone;
+#else
+	timeout = kread_u32(ct + CT_OFF(timeout));
+	status = kread_u64(ct + CT_OFF(status));
+	ct_net = kread_u64(ct + CT_OFF(ct_net));
+	if (bpf_core_field_exists(struct nf_conn, zone))
+		zone_word = kread_u32(ct + CT_OFF(zone));
+#endif
+	/* nf_ct_is_expired(): the kernel skips it (and may free it) */
+	if ((__s32)(timeout - (__u32)bpf_jiffies64()) <= 0)
+		return false;
+	return (status & CT_IPS_CONFIRMED) && ct_net == net &&
+	       ct_zone_id(zone_word, dir) == (dir ? zone_ids >> 16 : zone_ids & 0xffff);
+}
+
+/* A node whose words 0 and 2 matched: the rest of the key, then its nf_conn. */
+static __always_inline bool ct_node_matches(const struct node_window *win, __u64 node, __u64 net)
+{
+	__u32 zero = 0, dir;
+	__u64 w4 = TH_WORD(win, CT_W4);
+	struct ct_rest *r = bpf_map_lookup_elem(&ct_rest, &zero);
+
+	if (!r || ((TH_WORD(win, CT_W1) ^ r->w1) | (TH_WORD(win, CT_W3) ^ r->w3) |
+		   ((w4 ^ r->w4) & CT_TUPLE_MASK)))
+		return false;
+	/* dst.dir, the tuple's 40th byte */
+	dir = (w4 >> 56) & 1;
+	return ct_entry_matches(node, dir, net, r->zone_ids);
+}
+
+/* One node as a step's tagged word (bpf/chain_walk.bpf.h). */
+static __always_inline __u64 ct_visit(__u64 pos, __u64 net, __u64 w0, __u64 w2)
+{
+	const struct node_window *win;
+	__u64 next;
+	bool last;
+#ifdef PFT_DIRECT_LOADS
+	win = (const struct node_window *)KERNEL_VIEW(pos);
+	next = TH_WORD(win, hnnode.next);
+	last = direct_chain_end(next, PFT_END_NULLS);
+#else
+	struct node_window copy;
+
+	if (bpf_probe_read_kernel(&copy, bpf_core_type_size(TH), (void *)pos))
+		return STEP_FAULT;
+	win = &copy;
+	next = TH_WORD(win, hnnode.next);
+	if (!chain_at_end(next, PFT_END_NULLS) && STEP_TAG(next) != 3)
+		return STEP_FAULT;
+	last = chain_at_end(next, PFT_END_NULLS);
+#endif
+	if (((TH_WORD(win, CT_W0) ^ w0) | (TH_WORD(win, CT_W2) ^ w2)) == 0 &&
+	    ct_node_matches(win, pos, net))
+		return STEP_HIT | last;
+	return last ? 0 : next;
+}
+
+/* A step: K0 the net, K1 and K2 the tuple's words 0 and 2 (a global function: verified once) */
+__noinline __u64 ct_step(__u64 pos, __u64 k0, __u64 k1, __u64 k2)
+{
+	return ct_visit(pos, k0, k1, k2);
+}
+
+/* The first node: inline where loads are direct (bpf/chain_walk.bpf.h, walk_first_step) */
+static __always_inline bool ct_step_first(struct chain_walk *w, __u64 pos, const __u64 *kw,
+					  __u64 *next)
+{
+	enum node_kind kind;
+
+#ifdef PFT_DIRECT_LOADS
+	*next = ct_visit(pos, kw[0], kw[1], kw[2]);
+#else
+	*next = ct_step(pos, kw[0], kw[1], kw[2]);
+#endif
+	kind = step_kind(*next);
+	if (kind == NODE_NEXT)
+		return true;
+	walk_end(w, kind, pos, 1, 0);
+	return false;
+}
+
+/* LEN bytes of kernel memory at ADDR, a plain loads where the build has them */
+static __always_inline long ct_read_tuple(__u64 *w, __u64 addr)
+{
+#ifdef PFT_DIRECT_LOADS
+	const struct cpumask___window *v = KERNEL_VIEW(addr);
+
+	w[0] = v->bits[0];
+	w[1] = v->bits[1];
+	w[2] = v->bits[2];
+	w[3] = v->bits[3];
+	w[4] = v->bits[4];
+	return 0;
+#else
+	return bpf_probe_read_kernel(w, 5 * sizeof(*w), (void *)addr);
+#endif
+}
+
+static __always_inline __u32 ct_read_u32(__u64 addr)
+{
+#ifdef PFT_DIRECT_LOADS
+	return (__u32)KERNEL_VIEW(addr)->bits[0];
+#else
+	return kread_u32(addr);
+#endif
+}
+
+/* The table NET's lookups walk: its buckets' address and count. */
+static __always_inline long ct_table(__u64 net, bool typed, __u64 *table, __u32 *size)
+{
+	__u64 v = 0;
+
+	if (ct_table_per_net) {
+		*table = (__u64)ARG_FIELD(typed, net, struct net___optional, ct.nf_conntrack_hash);
+		*size = ARG_FIELD(typed, net, struct net___optional, ct.nf_conntrack_htable_size);
+		return 0;
+	}
+	kload_u64(ct_size_addr, &v);
+	*size = (__u32)v;
+	return kload_u64(ct_hash_addr, table);
+}
+
+/* NET_KEY: the net as a plain integer (ARG_SCALAR() for fexit); NET typed when TYPED */
+static __always_inline void ct_walk(enum pft_body body, struct chain_walk *w, __u64 net_key,
+				    __u64 net, __u64 zone, __u64 tuple, __u32 hash, bool typed)
+{
+	struct ct_rest *r;
+	__u64 tw[5], kw[3], table = 0, first = 0;
+	__u32 zero = 0, zone_word, size = 0;
+
+	r = bpf_map_lookup_elem(&ct_rest, &zero);
+	if (!r || ct_read_tuple(tw, tuple) || ct_table(net, typed, &table, &size) || !table) {
+		walk_faulted(w);
+		return;
+	}
+	zone_word = ct_read_u32(zone);
+	r->w1 = tw[1];
+	r->w3 = tw[3];
+	r->w4 = tw[4] & CT_TUPLE_MASK;
+	r->zone_ids = ct_zone_id(zone_word, 0) | ct_zone_id(zone_word, 1) << 16;
+	note_table_slots(size);
+	kload_u64(table + (((__u64)hash * size) >> 32) * sizeof(struct hlist_nulls_head), &first);
+	kw[0] = net_key;
+	kw[1] = tw[0];
+	kw[2] = tw[2];
+	walk_chain_steps(w, first, PFT_END_NULLS, 0, ct_step_first, ct_step, kw, sizeof(kw),
+			 false);
+	count_key(body, hash, 0, w);
+}
+
+/* A match the kernel did not return: its refcount was zero, or it was recycled */
+static __always_inline void ct_count_rejected(const struct chain_walk *w, __u64 ret)
+{
+	__u32 key = CT_EVENT_REJECTED;
+	__u64 *n;
+
+	if (!w->found || ret)
+		return;
+	n = bpf_map_lookup_elem(&ct_events, &key);
+	if (n)
+		*n += 1;
+}
+
+SEC("fexit/__nf_conntrack_find_get")
+int WALK_EXIT_PROG(fexit_nf_conntrack_find_get_4, __u64 net, __u64 zone, __u64 tuple,
+		   __u32 hash, __u64 ret)
+{
+	__u64 now = lat_now(body);   /* first: the call's time ends here */
+	struct chain_walk w;
+
+	if (!sample_this_call(body))
+		return 0;
+	ct_walk(body, &w, ARG_SCALAR(ctx, 0, net), net, ARG_SCALAR(ctx, 1, zone),
+		ARG_SCALAR(ctx, 2, tuple), hash, true);
+	ct_count_rejected(&w, ret);
+	account_lookup_at(body, &w, ret, now);
+	return 0;
+}
+
+SEC("fentry/__nf_conntrack_find_get")
+int BPF_PROG(fentry_nf_conntrack_find_get)
+{
+	lat_enter();
+	return 0;
+}
+
+SEC("kprobe/__nf_conntrack_find_get")
+int BPF_KPROBE(kprobe_nf_conntrack_find_get, __u64 net, __u64 zone, __u64 tuple, __u32 hash)
+{
+	struct chain_walk w;
+
+	if (!sample_this_call(PFT_BODY_SETTINGS))
+		return 0;
+	ct_walk(PFT_BODY_SETTINGS, &w, net, net, zone, tuple, hash, false);
+	stash_walk(&w);
+	lat_enter();   /* last: the walk above is not the function's time */
+	return 0;
+}
+
+SEC("kretprobe/__nf_conntrack_find_get")
+int BPF_KRETPROBE(kretprobe_nf_conntrack_find_get, __u64 ret)
+{
+	account_stashed(ret);
+	return 0;
+}
+
+/* The whole table, for snapshots: nf_conntrack_hash[nf_conntrack_htable_size] */
+#define SNAP_LINK 0
+#define SNAP_END PFT_END_NULLS
+
+static __always_inline int snap_locate(struct snap_state *st)
+{
+	if (ct_table_per_net) {
+		if (!ct_snap_net)
+			return -1;
+		st->table = (__u64)BPF_CORE_READ((struct net___optional *)ct_snap_net,
+						 ct.nf_conntrack_hash);
+		st->slots = BPF_CORE_READ((struct net___optional *)ct_snap_net,
+					  ct.nf_conntrack_htable_size);
+	} else {
+		if (!ct_hash_addr || !ct_size_addr)
+			return -1;
+		st->table = kread_u64(ct_hash_addr);
+		st->slots = kread_u32(ct_size_addr);
+	}
+	st->stride = sizeof(struct hlist_nulls_head);
+	return 0;
+}
+
+static __always_inline __u64 snap_first(__u64 head)
+{
+	return head;
+}
+
+/*
+ * k0: the entry's raw hash, hash_conntrack_raw() of its tuple in its
+ * direction's zone and its namespace (khash.h, nf_ct_hash_raw()). The
+ * hash alone: a run file carries no address, port or secret.
+ */
+static __always_inline void snap_key_of(__u64 entry, struct snap_key *k)
+{
+	__u64 tw[5] = {}, key0 = kread_u64(ct_rnd_addr), key1 = kread_u64(ct_rnd_addr + 8);
+	__u32 dir, mix, zone = 0;
+	__u64 ct, net;
+
+	bpf_probe_read_kernel(tw, sizeof(tw),
+			      (void *)(entry + bpf_core_field_offset(TH, tuple)));
+	dir = (tw[4] >> 56) & 1;
+	ct = entry - CT_OFF(tuplehash) - dir * bpf_core_type_size(TH);
+	net = kread_u64(ct + CT_OFF(ct_net));
+	mix = BPF_CORE_READ((struct net *)net, hash_mix);
+	if (bpf_core_field_exists(struct nf_conn, zone))
+		zone = ct_zone_id(kread_u32(ct + CT_OFF(zone)), dir);
+	k->k0 = nf_ct_hash_raw(tw, zone, mix, key0, key1, ct_hash_tuple39);
+	k->k1 = 0;
+}
+
+#include "snapshot.bpf.h"
