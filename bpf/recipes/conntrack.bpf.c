@@ -78,6 +78,7 @@ struct net___optional {
  */
 struct ct_rest {
 	__u64 w1, w3, w4;
+	__u64 end;        /* the bucket's own nulls marker: (bucket << 1) | 1 */
 	__u32 zone_ids;   /* nf_ct_zone_id(zone, ORIGINAL) | nf_ct_zone_id(zone, REPLY) << 16 */
 	__u32 pad;
 };
@@ -89,9 +90,17 @@ struct {
 	__type(value, struct ct_rest);
 } ct_rest SEC(".maps");
 
-/* What the self-check's disagreements hold: [0] matches the kernel rejected */
+/*
+ * What the kernel's walk does that the counts above would hide:
+ * [CT_EVENT_REJECTED] a match the kernel did not return (its refcount
+ * was zero, or SLAB_TYPESAFE_BY_RCU recycled it: a self-check
+ * disagreement, counted apart), [CT_EVENT_OFF_CHAIN] a walk that ended
+ * in another bucket's nulls marker (an entry moved under it: the kernel
+ * restarts such a walk, search_restart), per CPU, read by the loader.
+ */
 #define CT_EVENT_REJECTED 0
-#define CT_EVENTS 1
+#define CT_EVENT_OFF_CHAIN 1
+#define CT_EVENTS 2
 struct {
 	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
 	__uint(max_entries, CT_EVENTS);
@@ -160,6 +169,24 @@ static __always_inline bool ct_node_matches(const struct node_window *win, __u64
 	return ct_entry_matches(node, dir, net, r->zone_ids);
 }
 
+static __always_inline void ct_event(__u32 key)
+{
+	__u64 *n = bpf_map_lookup_elem(&ct_events, &key);
+
+	if (n)
+		*n += 1;
+}
+
+/* A miss ended at END: the bucket's own marker, or a restart the kernel would make */
+static __always_inline void ct_check_end(__u64 end)
+{
+	__u32 zero = 0;
+	struct ct_rest *r = bpf_map_lookup_elem(&ct_rest, &zero);
+
+	if (r && end != r->end)
+		ct_event(CT_EVENT_OFF_CHAIN);
+}
+
 /* One node as a step's tagged word (bpf/chain_walk.bpf.h). */
 static __always_inline __u64 ct_visit(__u64 pos, __u64 net, __u64 w0, __u64 w2)
 {
@@ -184,7 +211,10 @@ static __always_inline __u64 ct_visit(__u64 pos, __u64 net, __u64 w0, __u64 w2)
 	if (((TH_WORD(win, CT_W0) ^ w0) | (TH_WORD(win, CT_W2) ^ w2)) == 0 &&
 	    ct_node_matches(win, pos, net))
 		return STEP_HIT | last;
-	return last ? 0 : next;
+	if (!last)
+		return next;
+	ct_check_end(next);
+	return 0;
 }
 
 /* A step: K0 the net, K1 and K2 the tuple's words 0 and 2 (a global function: verified once) */
@@ -257,7 +287,7 @@ static __always_inline void ct_walk(enum pft_body body, struct chain_walk *w, __
 				    __u64 net, __u64 zone, __u64 tuple, __u32 hash, bool typed)
 {
 	struct ct_rest *r;
-	__u64 tw[5], kw[3], table = 0, first = 0;
+	__u64 tw[5], kw[3], table = 0, first = 0, bucket;
 	__u32 zero = 0, zone_word, size = 0;
 
 	r = bpf_map_lookup_elem(&ct_rest, &zero);
@@ -271,26 +301,27 @@ static __always_inline void ct_walk(enum pft_body body, struct chain_walk *w, __
 	r->w4 = tw[4] & CT_TUPLE_MASK;
 	r->zone_ids = ct_zone_id(zone_word, 0) | ct_zone_id(zone_word, 1) << 16;
 	note_table_slots(size);
-	kload_u64(table + (((__u64)hash * size) >> 32) * sizeof(struct hlist_nulls_head), &first);
+	bucket = khash_reciprocal_scale(hash, size);
+	r->end = bucket << 1 | 1;
+	kload_u64(table + bucket * sizeof(struct hlist_nulls_head), &first);
+	/* an empty bucket's head is its marker: the walk's first end */
+	if (first & 1 && first != r->end)
+		ct_event(CT_EVENT_OFF_CHAIN);
 	kw[0] = net_key;
 	kw[1] = tw[0];
 	kw[2] = tw[2];
 	walk_chain_steps(w, first, PFT_END_NULLS, 0, ct_step_first, ct_step, kw, sizeof(kw),
 			 false);
+	if (SETTING(body, by) == PFT_BY_NETNS)
+		w->owner = ARG_FIELD(typed, net, struct net, ns.inum);
 	count_key(body, hash, 0, w);
 }
 
 /* A match the kernel did not return: its refcount was zero, or it was recycled */
 static __always_inline void ct_count_rejected(const struct chain_walk *w, __u64 ret)
 {
-	__u32 key = CT_EVENT_REJECTED;
-	__u64 *n;
-
-	if (!w->found || ret)
-		return;
-	n = bpf_map_lookup_elem(&ct_events, &key);
-	if (n)
-		*n += 1;
+	if (w->found && !ret)
+		ct_event(CT_EVENT_REJECTED);
 }
 
 SEC("fexit/__nf_conntrack_find_get")
@@ -332,6 +363,12 @@ int BPF_KPROBE(kprobe_nf_conntrack_find_get, __u64 net, __u64 zone, __u64 tuple,
 SEC("kretprobe/__nf_conntrack_find_get")
 int BPF_KRETPROBE(kretprobe_nf_conntrack_find_get, __u64 ret)
 {
+	struct chain_walk *w;
+	__u64 tid;
+
+	w = stashed_walk(&tid);
+	if (w)
+		ct_count_rejected(w, ret);
 	account_stashed(ret);
 	return 0;
 }

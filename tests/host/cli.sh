@@ -133,7 +133,7 @@ mkfifo "$tmp/cgfifo"
 refuses "--cgroup a FIFO (never blocks)" "--cgroup $tmp/cgfifo: Not a directory" timeout 5 "$pftrace" -f avc_lookup --cgroup "$tmp/cgfifo" -d 1
 refuses "--only-command without a command" "needs a command to run after --" "$pftrace" -f avc_lookup --only-command
 refuses "-p with --only-command" "give one" "$pftrace" -f avc_lookup -p 1 --only-command -- true
-refuses "--by host" "--by wants comm, pid or cgroup" "$pftrace" -f avc_lookup --by host
+refuses "--by host" "--by wants comm, pid, cgroup or netns" "$pftrace" -f avc_lookup --by host
 refuses "-i with --format prometheus" "for metrics give -o FILE.prom" "$pftrace" -f avc_lookup -i 1 --format prometheus
 refuses "--latency with --sample" "cannot be combined with --sample" "$pftrace" -f avc_lookup --latency --sample 4
 summary host

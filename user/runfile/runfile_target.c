@@ -292,6 +292,29 @@ static void read_latency_fit(struct reader *r, struct json_object *t, int idx)
 	tr->latency_unit = rd_string(r, lat, "unit");
 }
 
+/* A recipe's own counts, [{"name", "count", "what"}], at most PFT_RECIPE_COUNTS */
+static int read_recipe_counts(struct reader *r, struct json_object *t, struct target_report *tr,
+			      const char *where)
+{
+	struct json_object *a = rd_member(t, "recipe_counts");
+	size_t i, n = a && json_object_is_type(a, json_type_array) ? json_object_array_length(a) : 0;
+
+	if (n > PFT_RECIPE_COUNTS)
+		return rd_fail(r, "%s.recipe_counts holds %zu counts; pftrace writes at most %d",
+			       where, n, PFT_RECIPE_COUNTS);
+	for (i = 0; i < n; i++) {
+		struct json_object *c = json_object_array_get_idx(a, i);
+		struct recipe_count *rc = &tr->recipe_counts[i];
+
+		if (rd_count(r, c, "recipe_counts[]", "count", true, &rc->value))
+			return -1;
+		rc->name = rd_string(r, c, "name");
+		rc->what = rd_string(r, c, "what");
+	}
+	tr->nrecipe_counts = (int)n;
+	return 0;
+}
+
 /* What else a target may carry: its programs' run time, samples, a latency fit, a snapshot. */
 static int read_target_extras(struct reader *r, struct json_object *t, int idx, const char *where)
 {
@@ -310,6 +333,8 @@ static int read_target_extras(struct reader *r, struct json_object *t, int idx, 
 	if (v && json_object_is_type(v, json_type_object))
 		read_target_samples(r, v, idx);
 	read_latency_fit(r, t, idx);
+	if (read_recipe_counts(r, t, tr, where))
+		return -1;
 	v = rd_member(t, "snapshot");
 	if (!v)
 		return 0;

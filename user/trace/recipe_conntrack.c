@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <bpf/bpf.h>
 #include <bpf/btf.h>
 #include <bpf/libbpf.h>
 
@@ -114,6 +115,36 @@ static int conntrack_configure(struct target *t, const struct kernel_facts *kf,
 	return 0;
 }
 
+/* ct_events (bpf/recipes/conntrack.bpf.c), summed over the CPUs */
+static int conntrack_counts(const struct target *t, struct recipe_count *out)
+{
+	static const struct recipe_count kinds[] = {
+		{ "rejected", "matches the kernel did not return (refcount zero, or recycled "
+			      "under SLAB_TYPESAFE_BY_RCU): self-check disagreements", 0 },
+		{ "off_chain", "misses that ended in another bucket's nulls marker: the kernel "
+			       "walks such a bucket again (search_restart)", 0 },
+	};
+	const struct conntrack_bpf *skel = t->skel;
+	int ncpus = libbpf_num_possible_cpus(), fd, i, c, n = 0;
+	__u64 *v;
+
+	if (!skel || ncpus <= 0 || (fd = bpf_map__fd(skel->maps.ct_events)) < 0)
+		return 0;
+	v = calloc((size_t)ncpus, sizeof(*v));
+	for (i = 0; v && i < (int)(sizeof(kinds) / sizeof(kinds[0])); i++) {
+		__u32 key = (__u32)i;
+
+		out[n] = kinds[i];
+		if (bpf_map_lookup_elem(fd, &key, v))
+			continue;
+		for (c = 0; c < ncpus; c++)
+			out[n].value += v[c];
+		n++;
+	}
+	free(v);
+	return n;
+}
+
 static const char *const conntrack_aliases[] = {
 	"nf_conntrack_in", "nf_conntrack_find_get", "resolve_normal_ct", NULL,
 };
@@ -129,6 +160,7 @@ const struct recipe conntrack_recipe = {
 	.answers_to = conntrack_aliases,
 	.ksyms = conntrack_ksyms,
 	.module = "nf_conntrack",
+	.netns_arg = true,
 	.iterator = "hlist_nulls_for_each_entry_rcu()",
 	.chain_end = PFT_END_NULLS,
 	.node_bytes = 320,		/* struct nf_conn, two nodes of which are chained */
@@ -136,4 +168,5 @@ const struct recipe conntrack_recipe = {
 	.key_layout = "k0 = hash_conntrack_raw() of the entry's tuple (the raw hash only)",
 	RECIPE_OPS(conntrack),
 	.configure = conntrack_configure,
+	.counts = conntrack_counts,
 };

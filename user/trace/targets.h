@@ -16,6 +16,7 @@
 #include <linux/types.h>
 #include "kernel.h"
 #include "pftrace.h"
+#include "report.h"
 #include "table_hash.h"
 
 struct bpf_object;
@@ -42,6 +43,8 @@ struct recipe {
 	 * function, and the run ends if the module goes (kprobes let it).
 	 */
 	const char *module;
+	/* its lookups name their network namespace (a net argument): --by netns charges that */
+	bool netns_arg;
 	enum pft_chain_end chain_end;    /* NULL, or an hlist_nulls marker */
 	/* the chained node's size (x86-64, Debian 6.12's BTF): what replay lays out */
 	unsigned int node_bytes;
@@ -65,6 +68,11 @@ struct recipe {
 	 */
 	int (*configure)(struct target *t, const struct kernel_facts *kf,
 			 char *err, size_t errlen);
+	/*
+	 * Optional: the recipe's own counts (struct recipe_count) into OUT,
+	 * at most PFT_RECIPE_COUNTS; how many. Read with the other counts.
+	 */
+	int (*counts)(const struct target *t, struct recipe_count *out);
 	/* Load through the skeleton: its global data mmapped, t->bpf's pointers into them. */
 	int (*load)(struct target *t);
 	void (*destroy)(struct target *t);
