@@ -112,6 +112,34 @@ check "whatif: a good --latency fit in the run prices the verdict at its 9 ns pe
 	jq_true "$tmp/whatif_good.json" '[.targets[0].predictions[1:][] | .verdict | .cost_source == "the run'"'"'s --latency fit" and .cost_per_node == 9] | all'
 check "whatif: a poor fit (medians 40 ns off its line) is not used" \
 	jq_true "$tmp/whatif_poor.json" '[.targets[0].predictions[1:][] | .verdict | .cost_source | startswith("a warm walk")] | all'
+# conntrack's table: any bucket count (reciprocal_scale()), no bits unless a power of two
+ct=$top/tests/fuzz/corpus/runfile/conntrack-snapshot.json
+"$pftrace" whatif "$ct" --buckets 1024,3072 --format json >"$tmp/ct.json"
+check "whatif of conntrack's 1536 buckets: the identity holds, sizes laid out as asked, bits only for 2^10" \
+	jq_true "$tmp/ct.json" '.targets[0] | .identity and [.predictions[].slots] == [1536, 1024, 3072] and .predictions[0].bits == null and .predictions[1].bits == 10 and .predictions[2].bits == null'
+"$pftrace" whatif "$ct" --buckets 1000 --format json >"$tmp/ct1000.json"
+check "whatif --buckets 1000 of conntrack lays out the 1024 the kernel would allocate (multiples of 512)" \
+	jq_true "$tmp/ct1000.json" '[.targets[0].predictions[].slots] == [1536, 1024]'
+"$pftrace" whatif "$ct" --buckets 1536 --entries 3000 --format json >"$tmp/ctfill.json"
+check "whatif --entries 3000 at the snapshot's own 1536 buckets: the model's buckets used within 2 sd of the snapshot's own 3000-entry fill" \
+	jq_true "$tmp/ctfill.json" '.targets[0] | .measured.buckets_used as $m | .predictions[1] | .entries == 3000 and .model.name == "uniform" and ((.model.buckets_used - $m) | fabs) < 2 * .model.buckets_used_sd and .model.longest_chain_p2_5 <= .model.longest_chain and ([.chain_lengths[].count] | add) >= 1530'
+check "conntrack's snapshot and whatif --entries output match docs/run-file.schema.json" \
+	python3 - "$top/docs/run-file.schema.json" "$ct" "$tmp/ctfill.json" <<'PY'
+import json, sys, jsonschema
+schema = json.load(open(sys.argv[1]))
+jsonschema.validate(json.load(open(sys.argv[2])), schema)
+whatif = dict(schema["$defs"]["whatif"], **{"$defs": schema["$defs"]})
+jsonschema.validate(json.load(open(sys.argv[3])), whatif)
+PY
+refuses "whatif --buckets 1000 of the AVC (a mask)" "takes powers of two only" "$pftrace" whatif "$seed" --buckets 1000
+refuses "whatif --entries 0" "--entries wants a count from 1" "$pftrace" whatif "$ct" --entries 0
+refuses "whatif --buckets 1" "--buckets wants sizes from 2" "$pftrace" whatif "$ct" --buckets 1
+jq '.targets[0].snapshot.bits = 10' "$ct" >"$tmp/ct-bits.json"
+refuses "a conntrack snapshot whose bits do not give its buckets" "1536 buckets with bits 10" \
+	"$pftrace" whatif "$tmp/ct-bits.json"
+jq 'del(.targets[0].snapshot.bits)' "$seed" >"$tmp/avc-nobits.json"
+refuses "an AVC snapshot of 2^4 buckets without bits" "16 buckets with bits absent" \
+	"$pftrace" whatif "$tmp/avc-nobits.json"
 refuses "whatif without a file" "give one run file" "$pftrace" whatif
 refuses "whatif --bits 0" "--bits wants log2 sizes" "$pftrace" whatif "$seed" --bits 0
 refuses "whatif --hash md5" "--hash wants xor, murmur3 or jhash" "$pftrace" whatif "$seed" --hash md5

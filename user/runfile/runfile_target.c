@@ -423,15 +423,22 @@ static int read_snapshot(struct reader *r, struct json_object *o, const char *wh
 	__u64 bits, n;
 	long long got;
 
-	if (read_shape(r, o, where, &s->shape) || rd_count(r, o, where, "bits", true, &bits))
+	if (read_shape(r, o, where, &s->shape) || rd_count(r, o, where, "bits", false, &bits))
 		return -1;
 	name = rd_string(r, o, "hash");
 	h = s->hash = table_hash_named(name);
 	if (!h)
 		return rd_fail(r, "%s.hash '%s' is no bucket function pftrace knows", where, name);
-	if (bits > 32 || s->shape.buckets != 1ULL << bits)
-		return rd_fail(r, "%s: %llu buckets are not 2^bits (bits %llu)", where,
-			       (unsigned long long)s->shape.buckets, (unsigned long long)bits);
+	/* bits where the size is a power of two (every file before conntrack's had it), else none */
+	if (!table_hash_takes(h, s->shape.buckets) ||
+	    (rd_member(o, "bits") ? bits > 32 || s->shape.buckets != 1ULL << bits :
+	     !(s->shape.buckets & (s->shape.buckets - 1))))
+		return rd_fail(r, "%s: %llu buckets with bits %s under %s: a power of two has "
+			       "bits, any other size none, and only %s", where,
+			       (unsigned long long)s->shape.buckets,
+			       rd_member(o, "bits") ? json_object_get_string(rd_member(o, "bits")) :
+			       "absent", h->name, h->any_size ? "its hash takes any" :
+			       "powers of two are bucketed by a mask");
 	s->bits = (unsigned int)bits;
 	s->took_ms = rd_number(o, "took_ms");
 	if (rd_count(r, o, where, "changed_buckets", false, &s->changed_buckets) ||
