@@ -138,6 +138,13 @@ int BPF_PROG(fentry_inet_lookup_established)
 	return 0;
 }
 
+/* the sixth argument's register (hnum), which libbpf 1.1 has no macro for */
+#if defined(__TARGET_ARCH_arm64)
+#define KPROBE_PARM6(regs) (((const struct user_pt_regs *)(regs))->regs[5])
+#else
+#define KPROBE_PARM6(regs) BPF_CORE_READ(regs, r9)
+#endif
+
 SEC("kprobe/__inet_lookup_established")
 int BPF_KPROBE(kprobe_inet_lookup_established)
 {
@@ -146,11 +153,10 @@ int BPF_KPROBE(kprobe_inet_lookup_established)
 
 	if (!sample_this_call(PFT_BODY_SETTINGS))
 		return 0;
-	/* the sixth argument is in r9, which libbpf 1.1 has no macro for */
 	if (tcp_nparams == 8)
 		tcp_walk(PFT_BODY_SETTINGS, &w, PT_REGS_PARM1(regs), PT_REGS_PARM1(regs), PT_REGS_PARM2(regs),
 			 PT_REGS_PARM3(regs), PT_REGS_PARM4(regs), PT_REGS_PARM5(regs),
-			 BPF_CORE_READ(regs, r9), false);
+			 KPROBE_PARM6(regs), false);
 	else
 		tcp_walk(PFT_BODY_SETTINGS, &w, PT_REGS_PARM1(regs), PT_REGS_PARM1(regs), 0, PT_REGS_PARM2(regs),
 			 PT_REGS_PARM3(regs), PT_REGS_PARM4(regs), PT_REGS_PARM5(regs), false);

@@ -15,8 +15,11 @@ tree=$tmp/tree
 
 # the tree as it is (tracked and new files), and what it built, times kept
 mkdir -p "$tree/.output"
-(cd "$top" && git ls-files -co --exclude-standard -z | xargs -0 tar -cf - 2>/dev/null) |
-	tar -xf - -C "$tree"
+if git -C "$top" rev-parse --is-inside-work-tree >/dev/null 2>&1; then
+	(cd "$top" && git ls-files -co --exclude-standard -z | xargs -0 tar -cf - 2>/dev/null)
+else
+	(cd "$top" && tar -cf - --exclude=./.output --exclude=./pftrace .)
+fi | tar -xf - -C "$tree"
 (cd "$top/.output" && tar -cf - --exclude='./asan' --exclude='./deb' --exclude='./fuzz' \
 	--exclude='./lab' --exclude='./unit' --exclude='./bench' .) | tar -xf - -C "$tree/.output"
 cp -p "$top/pftrace" "$tree/pftrace"

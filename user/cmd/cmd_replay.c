@@ -20,7 +20,9 @@
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
+#if defined(__x86_64__)
 #include <x86intrin.h>
+#endif
 #include <json-c/json.h>
 
 #include "cli.h"
@@ -48,6 +50,7 @@ static const replay_walk_fn opt_fn[NOPTS] = {
 
 static bool tsc_usable(void)
 {
+#if defined(__x86_64__)
 	char line[4096];
 	bool constant = false, nonstop = false;
 	FILE *f = fopen("/proc/cpuinfo", "r");
@@ -62,12 +65,16 @@ static bool tsc_usable(void)
 	if (f)
 		fclose(f);
 	return constant && nonstop;
+#else
+	return false;
+#endif
 }
 
 static double now_ticks(bool tsc)
 {
 	struct timespec ts;
 
+#if defined(__x86_64__)
 	if (tsc) {
 		unsigned long long t;
 
@@ -76,6 +83,20 @@ static double now_ticks(bool tsc)
 		_mm_lfence();
 		return (double)t;
 	}
+#elif defined(__aarch64__)
+	/*
+	 * The generic timer's virtual count, which Linux lets user space read
+	 * (its vDSO clock reads the same), in ns at CNTFRQ_EL0's rate: no
+	 * system call nor vDSO between a pass and its clock. The isb keeps
+	 * the read from being taken before the pass's last instruction.
+	 */
+	unsigned long long cnt, frq;
+
+	__asm__ volatile("isb; mrs %0, cntvct_el0" : "=r"(cnt) : : "memory");
+	__asm__ volatile("mrs %0, cntfrq_el0" : "=r"(frq));
+	if (frq)
+		return (double)cnt * 1e9 / (double)frq;
+#endif
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	return (double)ts.tv_sec * 1e9 + (double)ts.tv_nsec;
 }

@@ -16,7 +16,11 @@
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
+#include <sys/auxv.h>
 #include <linux/perf_event.h>
+#if defined(__aarch64__)
+#include <asm/hwcap.h>
+#endif
 #include <json-c/json.h>
 
 #include "progress.h"
@@ -38,7 +42,8 @@
 struct site {
 	const struct kfunc *func;
 	unsigned long offset;
-	char mnemonic[32];
+	char kind[32];         /* x86's mnemonic, arm64's prfm operation */
+	bool llsc;             /* arm64: before a load-exclusive, an LL/SC atomic's */
 	char text[136];
 	char bytes[48];
 	__u64 samples, next_samples;
@@ -58,14 +63,12 @@ static int add_sites(struct census *c, const struct kfunc *f, const __u8 *code, 
 	struct insn *insns;
 	int n, i, found = 0;
 
-	n = disasm(code, size, f->addr, &insns);
+	n = disasm_prefetches(code, size, f->addr, &insns);
 	if (n < 0)
 		return -EINVAL;
 	for (i = 0; i < n; i++) {
 		struct site *s;
 
-		if (!insns[i].prefetch)
-			continue;
 		if (c->nsites == c->cap) {
 			struct site *nv = realloc(c->sites, (size_t)(c->cap ? 2 * c->cap : 256) * sizeof(*nv));
 
@@ -79,11 +82,12 @@ static int add_sites(struct census *c, const struct kfunc *f, const __u8 *code, 
 		s = &c->sites[c->nsites++];
 		s->func = f;
 		s->offset = insns[i].addr - f->addr;
-		snprintf(s->mnemonic, sizeof(s->mnemonic), "%s", insns[i].mnemonic);
+		snprintf(s->kind, sizeof(s->kind), "%s", insns[i].prefetch_kind);
+		s->llsc = insns[i].before_exclusive;
 		snprintf(s->text, sizeof(s->text), "%s %s", insns[i].mnemonic, insns[i].operands);
 		hex_bytes(s->bytes, sizeof(s->bytes), insns[i].bytes, insns[i].size);
 		s->samples = r ? samples_at(r, insns[i].addr) : 0;
-		s->next_samples = r && i + 1 < n ? samples_at(r, insns[i + 1].addr) : 0;
+		s->next_samples = r ? samples_at(r, insns[i].addr + insns[i].size) : 0;
 		found++;
 	}
 	free(insns);
@@ -138,6 +142,25 @@ static int scan(struct census *c, struct ktext *kt, const struct kfunc *funcs, i
 	progress_done();
 	free(buf);
 	return 0;
+}
+
+static int llsc_count(const struct census *cen)
+{
+	int i, n = 0;
+
+	for (i = 0; i < cen->nsites; i++)
+		n += cen->sites[i].llsc;
+	return n;
+}
+
+/* arm64: the CPUs have LSE atomics (the kernel then patches LL/SC out) */
+static bool cpu_has_lse(void)
+{
+#if defined(__aarch64__)
+	return getauxval(AT_HWCAP) & HWCAP_ATOMICS;
+#else
+	return false;
+#endif
 }
 
 static int site_cost_cmp(const void *a, const void *b)
@@ -346,11 +369,17 @@ static int sample_kernel(const struct sites_opts *o, struct sites_result *res)
 	return 0;
 }
 
-/* Scan -f's functions, or the core kernel's text, _stext to _etext. */
+/*
+ * Scan -f's functions, or the core kernel's text, _stext to _etext. Any
+ * type of _etext: arm64 lists it as data ('D', 6.12 and 7.2), and a
+ * census that missed it ran on through the init text, freed after boot
+ * and its pages reused: on arm64 6.1 it counted prfm in them that were
+ * gone when read again. Never past _sinittext, then.
+ */
 static void census(const struct sites_opts *o, struct ktext *kt, struct ksyms *ks,
 		   const struct kfunc *funcs, int nfuncs, struct sites_result *res)
 {
-	unsigned long stext = 0, etext = 0;
+	unsigned long stext = 0, etext = 0, sinittext = 0;
 	int i, first = 0, last;
 
 	if (o->nonly) {
@@ -361,7 +390,10 @@ static void census(const struct sites_opts *o, struct ktext *kt, struct ksyms *k
 		}
 	} else {
 		ksyms_address(ks, "_stext", "tT", &stext);
-		ksyms_address(ks, "_etext", "tT", &etext);
+		ksyms_address(ks, "_etext", NULL, &etext);
+		if (ksyms_address(ks, "_sinittext", NULL, &sinittext) && sinittext > stext &&
+		    (!etext || sinittext < etext))
+			etext = sinittext;
 		while (first < nfuncs && funcs[first].addr < stext)
 			first++;
 		for (last = first; last < nfuncs && (!etext || funcs[last].addr < etext); last++)
@@ -400,12 +432,19 @@ static void render_sites_json(const struct sites_result *res)
 			json_object_object_add(o, "next_samples", json_object_new_uint64(s->next_samples));
 		}
 		json_object_array_add(arr, o);
-		t = json_object_object_get(totals, s->mnemonic);
-		json_object_object_add(totals, s->mnemonic,
+		json_object_object_add(o, "kind", json_object_new_string(s->kind));
+		if (ISA_NATIVE == ISA_ARM64)
+			json_object_object_add(o, "llsc_fallback", json_object_new_boolean(s->llsc));
+		t = json_object_object_get(totals, s->kind);
+		json_object_object_add(totals, s->kind,
 				       json_object_new_int(t ? json_object_get_int(t) + 1 : 1));
 	}
 	json_object_object_add(root, "sites", arr);
 	json_object_object_add(root, "totals", totals);
+	if (ISA_NATIVE == ISA_ARM64) {
+		json_object_object_add(root, "llsc_fallbacks", json_object_new_int(llsc_count(cen)));
+		json_object_object_add(root, "lse_atomics", json_object_new_boolean(cpu_has_lse()));
+	}
 	if (res->r) {
 		struct json_object *smp = sampling_json(res->r), *hf = json_object_new_array();
 
@@ -448,13 +487,58 @@ static void print_site_lines(const struct sites_result *res)
 	}
 }
 
-static void render_sites_text(const struct sites_opts *o, const struct sites_result *res)
+static int kind_count(const struct census *cen, const char *kind)
+{
+	int i, n = 0;
+
+	for (i = 0; i < cen->nsites; i++)
+		n += !strcmp(cen->sites[i].kind, kind);
+	return n;
+}
+
+static void print_x86_totals(const struct census *cen)
 {
 	static const char *const names[] = { "prefetchnta", "prefetcht0", "prefetcht1",
 					     "prefetcht2", "prefetchw", "prefetch" };
+	size_t k;
+
+	printf("totals:");
+	for (k = 0; k < sizeof(names) / sizeof(names[0]); k++)
+		printf(" %s %d%s", names[k], kind_count(cen, names[k]),
+		       k + 1 < sizeof(names) / sizeof(names[0]) ? "," : "\n");
+}
+
+/*
+ * arm64: prefetch() is prfm pldl1keep, prefetchw() pstl1keep; the LL/SC
+ * atomics put pstl1strm before their ldxr, and a kernel with LSE atomics
+ * on a CPU that has them patches those sequences out: counted apart.
+ */
+static void print_arm64_totals(const struct census *cen)
+{
+	const char *seen[64];
+	int nseen = 0, i, k, llsc = llsc_count(cen);
+
+	printf("totals:");
+	for (i = 0; i < cen->nsites; i++) {
+		for (k = 0; k < nseen && strcmp(seen[k], cen->sites[i].kind); k++)
+			;
+		if (k == nseen && nseen < 64) {
+			seen[nseen++] = cen->sites[i].kind;
+			printf("%s %s %d", nseen > 1 ? "," : "", cen->sites[i].kind,
+			       kind_count(cen, cen->sites[i].kind));
+		}
+	}
+	printf("%s\n", nseen ? "" : " none");
+	printf("LL/SC fallbacks: %d of the %d (a prefetch before a load-exclusive); %s\n",
+	       llsc, cen->nsites, cpu_has_lse() ?
+	       "this CPU has LSE atomics, so the kernel runs its LSE ones instead" :
+	       "this CPU has no LSE atomics: the kernel runs them");
+}
+
+static void render_sites_text(const struct sites_opts *o, const struct sites_result *res)
+{
 	const struct census *cen = &res->cen;
 	const struct sample_result *r = res->r;
-	size_t k;
 	int i;
 
 	printf("pftrace sites: %d prefetch instructions in %d of %d functions of Linux %s "
@@ -470,14 +554,10 @@ static void render_sites_text(const struct sites_opts *o, const struct sites_res
 	if (!cen->nsites && o->nonly)
 		printf("  no prefetch instruction in %s%s\n", o->only[0],
 		       o->nonly > 1 ? " and the others" : "");
-	printf("totals:");
-	for (k = 0; k < sizeof(names) / sizeof(names[0]); k++) {
-		int n = 0;
-
-		for (i = 0; i < cen->nsites; i++)
-			n += !strcmp(cen->sites[i].mnemonic, names[k]);
-		printf(" %s %d%s", names[k], n, k + 1 < sizeof(names) / sizeof(names[0]) ? "," : "\n");
-	}
+	if (ISA_NATIVE == ISA_ARM64)
+		print_arm64_totals(cen);
+	else
+		print_x86_totals(cen);
 	if (res->nhot) {
 		printf("hottest kernel functions (%s samples):\n", r->event);
 		for (i = 0; i < res->nhot; i++)
@@ -516,7 +596,7 @@ int cmd_sites(int argc, char **argv)
 {
 	struct sites_opts o;
 	struct sites_result res = { 0 };
-	static const char *const text_bounds[] = { "_stext", "_etext", NULL };
+	static const char *const text_bounds[] = { "_stext", "_etext", "_sinittext", NULL };
 	const struct kfunc *funcs = NULL;
 	struct ktext *kt = NULL;
 	struct ksyms *ks;

@@ -11,6 +11,7 @@
 
 #include "annotate.h"
 #include "collect.h"
+#include "cpu.h"
 #include "ktext.h"
 #include "target.h"
 
@@ -113,22 +114,12 @@ void fill_overhead(struct target_report *tr, const struct session *s, const stru
 void set_machine(struct run_report *r)
 {
 	static struct utsname u;
-	static char model[128];
-	char line[256];
-	FILE *f = fopen("/proc/cpuinfo", "r");
+	static char model[160];
+	struct cpu_id id;
 
 	uname(&u);
-	while (f && fgets(line, sizeof(line), f)) {
-		char *colon = strchr(line, ':');
-
-		if (!strncmp(line, "model name", 10) && colon) {
-			snprintf(model, sizeof(model), "%s", colon + 2);
-			model[strcspn(model, "\n")] = '\0';
-			break;
-		}
-	}
-	if (f)
-		fclose(f);
+	cpu_id_read(&id);
+	cpu_id_describe(&id, model, sizeof(model));
 	r->hostname = u.nodename;
 	r->arch = u.machine;
 	r->cpu_model = model;

@@ -79,6 +79,7 @@ void write_interval_metrics(struct session *s)
 	now = monotonic_s();
 	rep->kernel_release = s->kf.release;
 	rep->duration_s = now - s->start;
+	rep->bpf_stats = s->bpf_stats_fd >= 0 ? "" : s->stats_why;
 	duty_cycle_summarize(&s->duty, rep->duration_s, now, &duty);
 	set_machine(rep);
 	for (i = 0; i < s->ntargets; i++) {
