@@ -50,6 +50,7 @@ const volatile __u64 ct_rnd_addr = 0;          /* &nf_conntrack_hash_rnd: snapsh
 const volatile bool ct_hash_tuple39 = true;    /* hash_conntrack_raw()'s form (khash.h) */
 const volatile bool ct_table_per_net = false;  /* net->ct.nf_conntrack_hash (see above) */
 const volatile __u64 ct_snap_net = 0;          /* the namespace a per-net table's snapshot walks */
+const volatile __u64 ct_jiffies_addr = 0;      /* &jiffies: entries' expiry, one load */
 
 /*
  * The per-namespace layout, for CO-RE: absent from every lab kernel's
@@ -70,16 +71,18 @@ struct net___optional {
 #define CT_IPS_CONFIRMED 8   /* 1 << IPS_CONFIRMED_BIT */
 
 /*
- * The tuple's words a step compares (a global function takes three
- * scalars): the net and words 0 and 2 (the source address's first
- * half; the source port, l3num and the destination address's first
- * four bytes) come as arguments and reject nearly every node; the rest
- * of the key waits here, per CPU, for the node that passes them.
+ * The key a step compares (a global function takes three scalars): the
+ * net and the tuple's words 0 and 2 (the source address's first half;
+ * the source port, l3num and the destination address's first four
+ * bytes) come as arguments and reject nearly every node; the rest waits
+ * here, per CPU, for the node that passes them. The first node is
+ * visited inline with the rest on the stack: most walks end there, and
+ * never fill this.
  */
 struct ct_rest {
 	__u64 w1, w3, w4;
 	__u64 end;        /* the bucket's own nulls marker: (bucket << 1) | 1 */
-	__u32 zone_ids;   /* nf_ct_zone_id(zone, ORIGINAL) | nf_ct_zone_id(zone, REPLY) << 16 */
+	__u32 zone;       /* the lookup zone's first word: id, flags, dir */
 	__u32 pad;
 };
 
@@ -110,12 +113,18 @@ struct {
 
 #define TH struct nf_conntrack_tuple_hash
 #define TH_WORD(win, member) NODE_FIELD(win, 0, TH, member, __u64)
-#define CT_W0 tuple.src.u3.all[0]
-#define CT_W1 tuple.src.u3.all[2]
-#define CT_W2 tuple.src.u
-#define CT_W3 tuple.dst.u3.all[1]
-#define CT_W4 tuple.dst.u3.all[3]
 #define CT_OFF(field) bpf_core_field_offset(struct nf_conn, field)
+/*
+ * Word I of a node's tuple, as one 8-byte load: the tuple's members are
+ * 4-byte arrays, through which clang would split it in two (every load
+ * of the direct build is a guarded one on x86: about 7 instructions more).
+ */
+#ifdef PFT_DIRECT_LOADS
+#define TUPLE_WORD(win, i) \
+	(((const __u64 *)((const char *)(win) + bpf_core_field_offset(TH, tuple)))[i])
+#else
+#define TUPLE_WORD(win, i) WIN(win, 0, __u64, bpf_core_field_offset(TH, tuple) + 8 * (i))
+#endif
 
 /* nf_ct_zone_id(zone, dir) from a zone's first word (id, flags, dir) */
 static __always_inline __u32 ct_zone_id(__u32 zone_word, __u32 dir)
@@ -123,23 +132,36 @@ static __always_inline __u32 ct_zone_id(__u32 zone_word, __u32 dir)
 	return (zone_word >> 24) & (1U << dir) ? zone_word & 0xffff : 0;
 }
 
+/* nfct_time_stamp, (u32)jiffies: one load of the kernel's jiffies, a helper call without it */
+static __always_inline __u32 ct_now(void)
+{
+	__u64 v = 0;
+
+	if (!ct_jiffies_addr)
+		return (__u32)bpf_jiffies64();
+	kload_u64(ct_jiffies_addr, &v);
+	return (__u32)v;
+}
+
 /*
  * The nf_conn of node NODE (direction DIR): not expired, confirmed, in
- * NET, and in the lookup's zone as seen from DIR. The tuple matched.
+ * NET, and in the lookup's zone (ZONE, its first word) as seen from
+ * DIR. The tuple matched.
  */
-static __always_inline bool ct_entry_matches(__u64 node, __u32 dir, __u64 net, __u32 zone_ids)
+static __always_inline bool ct_entry_matches(__u64 node, __u32 dir, __u64 net, __u32 zone)
 {
 	__u64 ct = node - CT_OFF(tuplehash) - dir * bpf_core_type_size(TH), status, ct_net;
 	__u32 timeout, zone_word = 0;
 
 #ifdef PFT_DIRECT_LOADS
-	const struct nf_conn *c = (const void *)KERNEL_VIEW(ct);
+	const char *c = (const char *)KERNEL_VIEW(ct);
+	/* timeout, then the zone: one load (conntrack_direct_layout() checked that they pair) */
+	__u64 tz = *(const __u64 *)(c + CT_OFF(timeout));
 
-	timeout = c->timeout;
-	status = c->status;
-	ct_net = *(const __u64 *)&c->ct_net;
-	if (bpf_core_field_exists(struct nf_conn, zone))
-		zone_word = *(const __u32 *)&c->zone;
+	timeout = (__u32)tz;
+	zone_word = tz >> 32;
+	status = *(const __u64 *)(c + CT_OFF(status));
+	ct_net = *(const __u64 *)(c + CT_OFF(ct_net));
 #else
 	timeout = kread_u32(ct + CT_OFF(timeout));
 	status = kread_u64(ct + CT_OFF(status));
@@ -148,25 +170,25 @@ static __always_inline bool ct_entry_matches(__u64 node, __u32 dir, __u64 net, _
 		zone_word = kread_u32(ct + CT_OFF(zone));
 #endif
 	/* nf_ct_is_expired(): the kernel skips it (and may free it) */
-	if ((__s32)(timeout - (__u32)bpf_jiffies64()) <= 0)
+	if ((__s32)(timeout - ct_now()) <= 0)
 		return false;
-	return (status & CT_IPS_CONFIRMED) && ct_net == net &&
-	       ct_zone_id(zone_word, dir) == (dir ? zone_ids >> 16 : zone_ids & 0xffff);
+	if (!(status & CT_IPS_CONFIRMED) || ct_net != net)
+		return false;
+	/* the same zone word (the default zone's, nearly always): the same id either way */
+	return zone_word == zone || ct_zone_id(zone_word, dir) == ct_zone_id(zone, dir);
 }
 
-/* A node whose words 0 and 2 matched: the rest of the key, then its nf_conn. */
-static __always_inline bool ct_node_matches(const struct node_window *win, __u64 node, __u64 net)
+/* A node whose words 0 and 2 matched: the rest of the key R, then its nf_conn. */
+static __always_inline bool ct_node_matches(const struct node_window *win, __u64 node, __u64 net,
+					    const struct ct_rest *r)
 {
-	__u32 zero = 0, dir;
-	__u64 w4 = TH_WORD(win, CT_W4);
-	struct ct_rest *r = bpf_map_lookup_elem(&ct_rest, &zero);
+	__u64 w4 = TUPLE_WORD(win, 4);
 
-	if (!r || ((TH_WORD(win, CT_W1) ^ r->w1) | (TH_WORD(win, CT_W3) ^ r->w3) |
-		   ((w4 ^ r->w4) & CT_TUPLE_MASK)))
+	if ((TUPLE_WORD(win, 1) ^ r->w1) | (TUPLE_WORD(win, 3) ^ r->w3) |
+	    ((w4 ^ r->w4) & CT_TUPLE_MASK))
 		return false;
 	/* dst.dir, the tuple's 40th byte */
-	dir = (w4 >> 56) & 1;
-	return ct_entry_matches(node, dir, net, r->zone_ids);
+	return ct_entry_matches(node, (w4 >> 56) & 1, net, r->zone);
 }
 
 static __always_inline void ct_event(__u32 key)
@@ -177,20 +199,15 @@ static __always_inline void ct_event(__u32 key)
 		*n += 1;
 }
 
-/* A miss ended at END: the bucket's own marker, or a restart the kernel would make */
-static __always_inline void ct_check_end(__u64 end)
-{
-	__u32 zero = 0;
-	struct ct_rest *r = bpf_map_lookup_elem(&ct_rest, &zero);
-
-	if (r && end != r->end)
-		ct_event(CT_EVENT_OFF_CHAIN);
-}
-
-/* One node as a step's tagged word (bpf/chain_walk.bpf.h). */
-static __always_inline __u64 ct_visit(__u64 pos, __u64 net, __u64 w0, __u64 w2)
+/*
+ * One node as a step's tagged word (bpf/chain_walk.bpf.h), the rest of
+ * the key in R: the caller's copy on the stack, or (NULL) the per-CPU one.
+ */
+static __always_inline __u64 ct_visit(__u64 pos, __u64 net, __u64 w0, __u64 w2,
+				      const struct ct_rest *r)
 {
 	const struct node_window *win;
+	__u32 zero = 0;
 	__u64 next;
 	bool last;
 #ifdef PFT_DIRECT_LOADS
@@ -208,37 +225,26 @@ static __always_inline __u64 ct_visit(__u64 pos, __u64 net, __u64 w0, __u64 w2)
 		return STEP_FAULT;
 	last = chain_at_end(next, PFT_END_NULLS);
 #endif
-	if (((TH_WORD(win, CT_W0) ^ w0) | (TH_WORD(win, CT_W2) ^ w2)) == 0 &&
-	    ct_node_matches(win, pos, net))
-		return STEP_HIT | last;
+	if (((TUPLE_WORD(win, 0) ^ w0) | (TUPLE_WORD(win, 2) ^ w2)) == 0) {
+		if (!r)
+			r = bpf_map_lookup_elem(&ct_rest, &zero);
+		if (r && ct_node_matches(win, pos, net, r))
+			return STEP_HIT | last;
+	}
 	if (!last)
 		return next;
-	ct_check_end(next);
+	/* a miss: ended at the bucket's own marker, or where the kernel would restart */
+	if (!r)
+		r = bpf_map_lookup_elem(&ct_rest, &zero);
+	if (r && next != r->end)
+		ct_event(CT_EVENT_OFF_CHAIN);
 	return 0;
 }
 
 /* A step: K0 the net, K1 and K2 the tuple's words 0 and 2 (a global function: verified once) */
 __noinline __u64 ct_step(__u64 pos, __u64 k0, __u64 k1, __u64 k2)
 {
-	return ct_visit(pos, k0, k1, k2);
-}
-
-/* The first node: inline where loads are direct (bpf/chain_walk.bpf.h, walk_first_step) */
-static __always_inline bool ct_step_first(struct chain_walk *w, __u64 pos, const __u64 *kw,
-					  __u64 *next)
-{
-	enum node_kind kind;
-
-#ifdef PFT_DIRECT_LOADS
-	*next = ct_visit(pos, kw[0], kw[1], kw[2]);
-#else
-	*next = ct_step(pos, kw[0], kw[1], kw[2]);
-#endif
-	kind = step_kind(*next);
-	if (kind == NODE_NEXT)
-		return true;
-	walk_end(w, kind, pos, 1, 0);
-	return false;
+	return ct_visit(pos, k0, k1, k2, NULL);
 }
 
 /* LEN bytes of kernel memory at ADDR, a plain loads where the build has them */
@@ -282,36 +288,84 @@ static __always_inline long ct_table(__u64 net, bool typed, __u64 *table, __u32 
 	return kload_u64(ct_hash_addr, table);
 }
 
+/*
+ * The walk from FIRST, the bucket's head, as walk_chain_steps() does it
+ * (bpf/chain_walk.bpf.h), but with conntrack's key in two parts: the
+ * first node visited inline with REST on the stack (the direct build;
+ * the probe build's 256-byte window must stay in the step's own frame),
+ * and the per-CPU copy filled only for a walk that goes on.
+ */
+static __always_inline void ct_walk_chain(struct chain_walk *w, __u64 first, __u64 net,
+					  __u64 w0, __u64 w2, const struct ct_rest *rest)
+{
+	__u32 zero = 0, n;
+	struct ct_rest *r;
+	__u64 v, pos = first;
+
+	w->found = 0;
+	w->owner = 0;
+#ifdef PFT_DIRECT_LOADS
+	/* an empty bucket's head is its marker: the walk's end, as after any node */
+	if (chain_at_end(first, PFT_END_NULLS)) {
+		if (first != rest->end)
+			ct_event(CT_EVENT_OFF_CHAIN);
+		w->result = 0;
+		return;
+	}
+	v = ct_visit(first, net, w0, w2, rest);
+	if (STEP_TAG(v) != 3) {
+		walk_end(w, step_kind(v), first, 1, 0);
+		return;
+	}
+#endif
+	r = bpf_map_lookup_elem(&ct_rest, &zero);
+	if (!r) {
+		walk_faulted(w);
+		return;
+	}
+	*r = *rest;
+#ifndef PFT_DIRECT_LOADS
+	if (chain_at_end(first, PFT_END_NULLS)) {
+		if (first != rest->end)
+			ct_event(CT_EVENT_OFF_CHAIN);
+		w->result = 0;
+		return;
+	}
+	v = ct_step(first, net, w0, w2);
+	if (STEP_TAG(v) != 3) {
+		walk_end(w, step_kind(v), first, 1, 0);
+		return;
+	}
+#endif
+	for (n = 1; n < PFT_MAX_WALK && STEP_TAG(v) == 3; n++) {
+		pos = v;
+		v = ct_step(pos, net, w0, w2);
+	}
+	walk_end(w, STEP_TAG(v) == 3 ? NODE_TRUNCATED : step_kind(v), pos, n, 0);
+}
+
 /* NET_KEY: the net as a plain integer (ARG_SCALAR() for fexit); NET typed when TYPED */
 static __always_inline void ct_walk(enum pft_body body, struct chain_walk *w, __u64 net_key,
 				    __u64 net, __u64 zone, __u64 tuple, __u32 hash, bool typed)
 {
-	struct ct_rest *r;
-	__u64 tw[5], kw[3], table = 0, first = 0, bucket;
-	__u32 zero = 0, zone_word, size = 0;
+	struct ct_rest rest;
+	__u64 tw[5], table = 0, first = 0, bucket;
+	__u32 size = 0;
 
-	r = bpf_map_lookup_elem(&ct_rest, &zero);
-	if (!r || ct_read_tuple(tw, tuple) || ct_table(net, typed, &table, &size) || !table) {
+	if (ct_read_tuple(tw, tuple) || ct_table(net, typed, &table, &size) || !table) {
 		walk_faulted(w);
 		return;
 	}
-	zone_word = ct_read_u32(zone);
-	r->w1 = tw[1];
-	r->w3 = tw[3];
-	r->w4 = tw[4] & CT_TUPLE_MASK;
-	r->zone_ids = ct_zone_id(zone_word, 0) | ct_zone_id(zone_word, 1) << 16;
+	rest.w1 = tw[1];
+	rest.w3 = tw[3];
+	rest.w4 = tw[4] & CT_TUPLE_MASK;
+	rest.zone = ct_read_u32(zone);
+	rest.pad = 0;
 	note_table_slots(size);
 	bucket = khash_reciprocal_scale(hash, size);
-	r->end = bucket << 1 | 1;
+	rest.end = bucket << 1 | 1;
 	kload_u64(table + bucket * sizeof(struct hlist_nulls_head), &first);
-	/* an empty bucket's head is its marker: the walk's first end */
-	if (first & 1 && first != r->end)
-		ct_event(CT_EVENT_OFF_CHAIN);
-	kw[0] = net_key;
-	kw[1] = tw[0];
-	kw[2] = tw[2];
-	walk_chain_steps(w, first, PFT_END_NULLS, 0, ct_step_first, ct_step, kw, sizeof(kw),
-			 false);
+	ct_walk_chain(w, first, net_key, tw[0], tw[2], &rest);
 	if (SETTING(body, by) == PFT_BY_NETNS)
 		w->owner = ARG_FIELD(typed, net, struct net, ns.inum);
 	count_key(body, hash, 0, w);
@@ -333,8 +387,8 @@ int WALK_EXIT_PROG(fexit_nf_conntrack_find_get_4, __u64 net, __u64 zone, __u64 t
 
 	if (!sample_this_call(body))
 		return 0;
-	ct_walk(body, &w, ARG_SCALAR(ctx, 0, net), net, ARG_SCALAR(ctx, 1, zone),
-		ARG_SCALAR(ctx, 2, tuple), hash, true);
+	/* zone and tuple are only read through: typed pointers do (no copy to a plain integer) */
+	ct_walk(body, &w, ARG_SCALAR(ctx, 0, net), net, zone, tuple, hash, true);
 	ct_count_rejected(&w, ret);
 	account_lookup_at(body, &w, ret, now);
 	return 0;

@@ -103,6 +103,8 @@ static int conntrack_configure(struct target *t, const struct kernel_facts *kf,
 		return rc;
 	}
 	skel->rodata->ct_hash_tuple39 = hashes_tuple39(btf);
+	/* expiry is against (u32)jiffies: one load of it, or a helper call where unknown */
+	skel->rodata->ct_jiffies_addr = recipe_ksym_soft(kf, "jiffies");
 	/* before 6.1 the raw hash has other forms (jhash2): no snapshot keys there */
 	if (kf->version >= PFT_KVER(6, 1))
 		skel->rodata->ct_rnd_addr = recipe_ksym_soft(kf, "nf_conntrack_hash_rnd");
@@ -145,12 +147,23 @@ static int conntrack_counts(const struct target *t, struct recipe_count *out)
 	return n;
 }
 
+/* The direct build reads an entry's timeout and zone in one load: they must pair (6.1 to 7.2 do) */
+static bool conntrack_direct_layout(const struct kernel_facts *kf)
+{
+	const struct btf *btf = kf->mod_btf ? kf->mod_btf : kf->btf;
+	long timeout = btf_member_offset(btf, "nf_conn", "timeout");
+
+	return timeout >= 0 && btf_member_offset(btf, "nf_conn", "zone") == timeout + 4 &&
+	       btf_struct_size(btf, "nf_conntrack_zone") == 4;
+}
+
 static const char *const conntrack_aliases[] = {
 	"nf_conntrack_in", "nf_conntrack_find_get", "resolve_normal_ct", NULL,
 };
 
 static const char *const conntrack_ksyms[] = {
-	"nf_conntrack_hash", "nf_conntrack_htable_size", "nf_conntrack_hash_rnd", "init_net", NULL,
+	"nf_conntrack_hash", "nf_conntrack_htable_size", "nf_conntrack_hash_rnd", "init_net",
+	"jiffies", NULL,
 };
 
 const struct recipe conntrack_recipe = {
@@ -166,6 +179,7 @@ const struct recipe conntrack_recipe = {
 	.node_bytes = 320,		/* struct nf_conn, two nodes of which are chained */
 	.hash = &table_hash_conntrack,
 	.key_layout = "k0 = hash_conntrack_raw() of the entry's tuple (the raw hash only)",
+	.direct_layout = conntrack_direct_layout,
 	RECIPE_OPS(conntrack),
 	.configure = conntrack_configure,
 	.counts = conntrack_counts,

@@ -3,7 +3,7 @@
  * ct-load: flows for the connection-tracking table.
  *
  *   ct-load -s [-t] [-p PORT]                     a sink: take what comes to PORT
- *   ct-load [-t] [-d ADDR] [-p PORT] [-f FLOWS] [-n ROUNDS] [-D] [-r RATE] [-H FILE]
+ *   ct-load [-t] [-d ADDR] [-p PORT] [-f FLOWS] [-n ROUNDS] [-D] [-S] [-r RATE] [-H FILE]
  *
  * Without -s it sends ROUNDS packets (UDP) or messages (TCP, -t) on
  * each of FLOWS flows to ADDR:PORT (127.0.0.1:9000), round-robin. A UDP
@@ -12,8 +12,11 @@
  * way to fill a table with hundreds of thousands of entries; a sink on
  * 0.0.0.0:PORT takes them all, so no ICMP error is sent back). A TCP
  * flow is a connection, opened first and closed at the end. -r RATE
- * paces the sending to about RATE packets a second. With -H FILE it
- * then creates FILE and keeps every socket open until killed.
+ * paces the sending to about RATE packets a second. With -S (UDP) it
+ * binds PORT itself and never reads it: once its buffer is full the
+ * kernel drops what arrives, sends no ICMP error, and no other process
+ * runs (the benchmark's storm). With -H FILE it then creates FILE and
+ * keeps every socket open until killed.
  *
  * Every packet a process sends is one conntrack lookup in its
  * namespace's output hook, which an nft counter there counts too; a
@@ -171,12 +174,12 @@ int main(int argc, char **argv)
 {
 	const char *ip = "127.0.0.1", *hold_path = NULL;
 	long flows = 16, rounds = 100, rate = 0, r, i, sent = 0;
-	int tcp = 0, sinks = 0, vary = 0, port = 9000, c, nfd, *fds;
+	int tcp = 0, sinks = 0, vary = 0, self_sink = 0, port = 9000, c, nfd, *fds;
 	struct sockaddr_in base, dst;
 	struct timespec t0;
 	char msg[32] = "ct-load";
 
-	while ((c = getopt(argc, argv, "std:p:f:n:Dr:H:")) != -1) {
+	while ((c = getopt(argc, argv, "std:p:f:n:DSr:H:")) != -1) {
 		switch (c) {
 		case 's': sinks = 1; break;
 		case 't': tcp = 1; break;
@@ -185,11 +188,12 @@ int main(int argc, char **argv)
 		case 'f': flows = number(optarg, 1, 16000000, "-f"); break;
 		case 'n': rounds = number(optarg, 1, 100000000, "-n"); break;
 		case 'D': vary = 1; break;
+		case 'S': self_sink = 1; break;
 		case 'r': rate = number(optarg, 0, 100000000, "-r"); break;
 		case 'H': hold_path = optarg; break;
 		default:
 			fprintf(stderr, "usage: ct-load -s [-t] [-p PORT] | ct-load [-t] [-d ADDR] "
-				"[-p PORT] [-f FLOWS] [-n ROUNDS] [-D] [-r RATE] [-H FILE]\n");
+				"[-p PORT] [-f FLOWS] [-n ROUNDS] [-D] [-S] [-r RATE] [-H FILE]\n");
 			return 2;
 		}
 	}
@@ -203,6 +207,13 @@ int main(int argc, char **argv)
 		return 2;
 	}
 	base = addr_of(ip, port);
+	if (self_sink && !tcp) {
+		struct sockaddr_in any = addr_of("0.0.0.0", port);
+		int sfd = socket(AF_INET, SOCK_DGRAM, 0);
+
+		if (sfd < 0 || bind(sfd, (struct sockaddr *)&any, sizeof(any)))
+			die("bind");
+	}
 	nfd = tcp || !vary ? (int)flows : 1;
 	fds = calloc((size_t)nfd, sizeof(*fds));
 	if (!fds)
