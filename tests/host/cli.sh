@@ -115,11 +115,11 @@ check "whatif: a poor fit (medians 40 ns off its line) is not used" \
 # conntrack's table: any bucket count (reciprocal_scale()), no bits unless a power of two
 ct=$top/tests/fuzz/corpus/runfile/conntrack-snapshot.json
 "$pftrace" whatif "$ct" --buckets 1024,3072 --format json >"$tmp/ct.json"
-check "whatif of conntrack's 1536 buckets: the identity holds, sizes laid out as asked, bits only for 2^10" \
-	jq_true "$tmp/ct.json" '.targets[0] | .identity and [.predictions[].slots] == [1536, 1024, 3072] and .predictions[0].bits == null and .predictions[1].bits == 10 and .predictions[2].bits == null'
+check "whatif of conntrack's 1536 buckets: the identity holds, sizes laid out as asked (the mask foil at 2^10 only), bits only for 2^10" \
+	jq_true "$tmp/ct.json" '.targets[0] | .identity and [.predictions[] | "\(.hash):\(.slots)"] == ["hash_conntrack:1536", "hash_conntrack:1024", "conntrack_mask:1024", "hash_conntrack:3072"] and .predictions[0].bits == null and .predictions[1].bits == 10 and .predictions[3].bits == null'
 "$pftrace" whatif "$ct" --buckets 1000 --format json >"$tmp/ct1000.json"
 check "whatif --buckets 1000 of conntrack lays out the 1024 the kernel would allocate (multiples of 512)" \
-	jq_true "$tmp/ct1000.json" '[.targets[0].predictions[].slots] == [1536, 1024]'
+	jq_true "$tmp/ct1000.json" '[.targets[0].predictions[] | select(.hash == "hash_conntrack") | .slots] == [1536, 1024]'
 "$pftrace" whatif "$ct" --buckets 1536 --entries 3000 --format json >"$tmp/ctfill.json"
 check "whatif --entries 3000 at the snapshot's own 1536 buckets: the model's buckets used within 2 sd of the snapshot's own 3000-entry fill" \
 	jq_true "$tmp/ctfill.json" '.targets[0] | .measured.buckets_used as $m | .predictions[1] | .entries == 3000 and .model.name == "uniform" and ((.model.buckets_used - $m) | fabs) < 2 * .model.buckets_used_sd and .model.longest_chain_p2_5 <= .model.longest_chain and ([.chain_lengths[].count] | add) >= 1530'
@@ -134,6 +134,9 @@ PY
 refuses "whatif --buckets 1000 of the AVC (a mask)" "takes powers of two only" "$pftrace" whatif "$seed" --buckets 1000
 refuses "whatif --entries 0" "--entries wants a count from 1" "$pftrace" whatif "$ct" --entries 0
 refuses "whatif --buckets 1" "--buckets wants sizes from 2" "$pftrace" whatif "$ct" --buckets 1
+refuses "taking the mask foil for the kernel's hash at conntrack's 1536 buckets" \
+	"conntrack_mask takes powers of two only (a mask), not __nf_conntrack_find_get's 1536 buckets" \
+	"$pftrace" whatif "$ct" -C current.hash=conntrack_mask
 jq '.targets[0].snapshot.bits = 10' "$ct" >"$tmp/ct-bits.json"
 refuses "a conntrack snapshot whose bits do not give its buckets" "1536 buckets with bits 10" \
 	"$pftrace" whatif "$tmp/ct-bits.json"
@@ -144,7 +147,7 @@ refuses "whatif without a file" "give one run file" "$pftrace" whatif
 refuses "whatif --bits 0" "--bits wants log2 sizes" "$pftrace" whatif "$seed" --bits 0
 refuses "whatif --hash md5" "--hash wants xor, murmur3 or jhash" "$pftrace" whatif "$seed" --hash md5
 refuses "whatif -C current.hash=md5 (the values listed)" \
-	"-C current.hash: unknown value 'md5' (it takes xor, murmur3, jhash, d_hash, inode_hash, m_hash, ehash, hash_conntrack)" \
+	"-C current.hash: unknown value 'md5' (it takes xor, murmur3, jhash, d_hash, inode_hash, m_hash, ehash, hash_conntrack, conntrack_mask)" \
 	"$pftrace" whatif "$seed" -C current.hash=md5
 refuses "whatif -C of another knob" "unknown knob 'attach'" "$pftrace" whatif "$seed" -C attach=kprobe
 refuses "whatif -C current.hash=d_hash for the AVC's keys" "avc_lookup's keys cannot be hashed by d_hash" \

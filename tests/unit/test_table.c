@@ -99,6 +99,10 @@ static void test_other_buckets(void **state)
 	assert_true(table_hash_takes(&table_hash_conntrack, 5120));
 	assert_false(table_hash_takes(&table_hash_ehash, 5120));
 	assert_true(table_hash_takes(&table_hash_ehash, 4096));
+	/* the foil: the same keys, masked (low bits), powers of two only */
+	assert_int_equal(table_hash_conntrack_mask.bucket(4096, &t), 0x678);
+	assert_true(table_hash_compatible(&table_hash_conntrack, &table_hash_conntrack_mask));
+	assert_false(table_hash_takes(&table_hash_conntrack_mask, 5120));
 }
 
 /*
@@ -109,7 +113,7 @@ static void test_other_buckets(void **state)
 static void test_hash_registry(void **state)
 {
 	static const char *const names[] = { "xor", "murmur3", "jhash", "d_hash", "inode_hash",
-					      "m_hash", "ehash", "hash_conntrack" };
+					      "m_hash", "ehash", "hash_conntrack", "conntrack_mask" };
 	const struct table_hash *h;
 	int i, n = (int)(sizeof(names) / sizeof(names[0]));
 

@@ -223,9 +223,16 @@ static int whatif_target(const struct whatif_req *q, const struct target_report 
 	if (!w)
 		return 1;
 	rc = whatif_weigh(w, &q->ask, t, weigh, hash_costs_here());
-	if (rc == -EINVAL) {
+	if (rc == -EINVAL && !table_hash_compatible(t->snapshot->hash, q->ask.forced_current)) {
 		fprintf(stderr, "pftrace: whatif: %s's keys cannot be hashed by %s\n",
 			t->traced, q->ask.forced_current->name);
+		free(w);
+		return 2;
+	}
+	if (rc == -EINVAL) {
+		fprintf(stderr, "pftrace: whatif: %s takes powers of two only (a mask), not %s's "
+			"%llu buckets\n", q->ask.forced_current->name, t->traced,
+			(unsigned long long)t->snapshot->shape.buckets);
 		free(w);
 		return 2;
 	}

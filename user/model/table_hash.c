@@ -129,10 +129,26 @@ const struct table_hash table_hash_conntrack = {
 	"hash_conntrack", conntrack_bucket, &conntrack_keys, NULL, .any_size = true, .size_step = 512,
 };
 
+/*
+ * The same raw hash masked, as a power-of-two table would take it: not
+ * the kernel's (its high bits choose the bucket, a mask its low ones),
+ * so taken for the kernel's own (whatif -C current.hash) it must fail
+ * the identity check and the lab's resize proof; beside it, what a mask
+ * would do with the same entries.
+ */
+static __u64 conntrack_mask_bucket(__u64 slots, const struct snap_key *k)
+{
+	return (__u32)k->k0 & (slots - 1);
+}
+
+const struct table_hash table_hash_conntrack_mask = { "conntrack_mask", conntrack_mask_bucket,
+						       &conntrack_keys };
+
 /* The registry, in the order whatif lists and times them. */
 static const struct table_hash *const table_hashes[] = {
 	&table_hash_xor, &table_hash_murmur3, &table_hash_jhash, &table_hash_d_hash,
 	&table_hash_inode, &table_hash_m_hash, &table_hash_ehash, &table_hash_conntrack,
+	&table_hash_conntrack_mask,
 };
 #define NHASHES ((int)(sizeof(table_hashes) / sizeof(table_hashes[0])))
 _Static_assert(NHASHES <= TABLE_HASHES_MAX, "raise TABLE_HASHES_MAX");

@@ -68,10 +68,11 @@ unsigned int table_slot_bits(__u64 slots);
  *   m_hash                fs/namespace.c m_hash(mnt, dentry)
  *   ehash                 the full inet_ehashfn() value & mask
  *   hash_conntrack        reciprocal_scale() of the raw hash_conntrack_raw() value
+ *   conntrack_mask        the same raw hash masked (not the kernel's: a foil)
  */
 extern const struct table_hash table_hash_xor, table_hash_murmur3, table_hash_jhash,
 	table_hash_d_hash, table_hash_inode, table_hash_m_hash, table_hash_ehash,
-	table_hash_conntrack;
+	table_hash_conntrack, table_hash_conntrack_mask;
 
 /* The I-th of the registry, in its order; NULL past the end. */
 const struct table_hash *table_hash_at(int i);

@@ -169,7 +169,8 @@ int whatif_weigh(struct whatif_table *w, const struct whatif_ask *q,
 	w->weigh = weigh;
 	w->counted = weigh->counted;
 	w->current = q->forced_current ? q->forced_current : s->hash;
-	if (!table_hash_compatible(s->hash, w->current))
+	if (!table_hash_compatible(s->hash, w->current) ||
+	    !table_hash_takes(w->current, s->shape.buckets))
 		return -EINVAL;
 	/* the snapshot's keys are in its chain order, unless another hash is taken for its own */
 	if (lay_out(w, w->current, s->shape.buckets, !q->forced_current, c)) {

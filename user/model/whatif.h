@@ -72,8 +72,8 @@ struct whatif_table {
  * T's snapshot under what Q asks, weighed by WEIGH's counts (T's own, or
  * another run's); with Q's entries, each size also filled to that many
  * entries (struct uniform_fill). 0; -EINVAL when Q forces a hash that
- * cannot hash these keys; -ENOMEM when a layout failed (the ones before
- * it stand).
+ * cannot hash these keys, or not at the snapshot's size; -ENOMEM when a
+ * layout failed (the ones before it stand).
  */
 int whatif_weigh(struct whatif_table *w, const struct whatif_ask *q,
 		 const struct target_report *t, const struct table_snapshot *weigh,
