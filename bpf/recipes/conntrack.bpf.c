@@ -215,11 +215,12 @@ static __always_inline __u64 ct_visit(__u64 pos, __u64 net, __u64 w0, __u64 w2,
 	next = TH_WORD(win, hnnode.next);
 	last = direct_chain_end(next, PFT_END_NULLS);
 #else
-	struct node_window copy;
+	/* the node, 56 bytes: not the 256 of a struct node_window, on a 512-byte stack */
+	__u64 copy[8];
 
-	if (bpf_probe_read_kernel(&copy, bpf_core_type_size(TH), (void *)pos))
+	if (bpf_probe_read_kernel(copy, bpf_core_type_size(TH) & 63, (void *)pos))
 		return STEP_FAULT;
-	win = &copy;
+	win = (const struct node_window *)copy;
 	next = TH_WORD(win, hnnode.next);
 	if (!chain_at_end(next, PFT_END_NULLS) && STEP_TAG(next) != 3)
 		return STEP_FAULT;
@@ -290,21 +291,20 @@ static __always_inline long ct_table(__u64 net, bool typed, __u64 *table, __u32 
 
 /*
  * The walk from FIRST, the bucket's head, as walk_chain_steps() does it
- * (bpf/chain_walk.bpf.h), but with conntrack's key in two parts: the
- * first node visited inline with REST on the stack (the direct build;
- * the probe build's 256-byte window must stay in the step's own frame),
- * and the per-CPU copy filled only for a walk that goes on.
+ * (bpf/chain_walk.bpf.h), but with conntrack's key in two parts: in the
+ * direct build the first node visited inline with REST on the stack, and
+ * the per-CPU copy filled only for a walk that goes on; the probe build
+ * (whose copy of a node must stay in the step's own frame: 512 bytes of
+ * stack in all) fills the per-CPU copy first and steps from the start.
  */
 static __always_inline void ct_walk_chain(struct chain_walk *w, __u64 first, __u64 net,
 					  __u64 w0, __u64 w2, const struct ct_rest *rest)
 {
-	__u32 zero = 0, n;
-	struct ct_rest *r;
 	__u64 v, pos = first;
+	__u32 n;
 
 	w->found = 0;
 	w->owner = 0;
-#ifdef PFT_DIRECT_LOADS
 	/* an empty bucket's head is its marker: the walk's end, as after any node */
 	if (chain_at_end(first, PFT_END_NULLS)) {
 		if (first != rest->end)
@@ -312,31 +312,26 @@ static __always_inline void ct_walk_chain(struct chain_walk *w, __u64 first, __u
 		w->result = 0;
 		return;
 	}
+#ifdef PFT_DIRECT_LOADS
 	v = ct_visit(first, net, w0, w2, rest);
-	if (STEP_TAG(v) != 3) {
-		walk_end(w, step_kind(v), first, 1, 0);
-		return;
+	if (STEP_TAG(v) == 3) {
+		__u32 zero = 0;
+		struct ct_rest *r = bpf_map_lookup_elem(&ct_rest, &zero);
+
+		if (!r) {
+			walk_faulted(w);
+			return;
+		}
+		*r = *rest;
 	}
-#endif
-	r = bpf_map_lookup_elem(&ct_rest, &zero);
-	if (!r) {
-		walk_faulted(w);
-		return;
-	}
-	*r = *rest;
-#ifndef PFT_DIRECT_LOADS
-	if (chain_at_end(first, PFT_END_NULLS)) {
-		if (first != rest->end)
-			ct_event(CT_EVENT_OFF_CHAIN);
-		w->result = 0;
-		return;
-	}
+#else
+	/* REST is the per-CPU copy itself (ct_walk()) */
 	v = ct_step(first, net, w0, w2);
+#endif
 	if (STEP_TAG(v) != 3) {
 		walk_end(w, step_kind(v), first, 1, 0);
 		return;
 	}
-#endif
 	for (n = 1; n < PFT_MAX_WALK && STEP_TAG(v) == 3; n++) {
 		pos = v;
 		v = ct_step(pos, net, w0, w2);
@@ -348,24 +343,34 @@ static __always_inline void ct_walk_chain(struct chain_walk *w, __u64 first, __u
 static __always_inline void ct_walk(enum pft_body body, struct chain_walk *w, __u64 net_key,
 				    __u64 net, __u64 zone, __u64 tuple, __u32 hash, bool typed)
 {
-	struct ct_rest rest;
 	__u64 tw[5], table = 0, first = 0, bucket;
 	__u32 size = 0;
+#ifdef PFT_DIRECT_LOADS
+	struct ct_rest stack_rest, *rest = &stack_rest;
+#else
+	/* the probe build's steps read it from there at once: no copy on the stack */
+	__u32 zero = 0;
+	struct ct_rest *rest = bpf_map_lookup_elem(&ct_rest, &zero);
 
+	if (!rest) {
+		walk_faulted(w);
+		return;
+	}
+#endif
 	if (ct_read_tuple(tw, tuple) || ct_table(net, typed, &table, &size) || !table) {
 		walk_faulted(w);
 		return;
 	}
-	rest.w1 = tw[1];
-	rest.w3 = tw[3];
-	rest.w4 = tw[4] & CT_TUPLE_MASK;
-	rest.zone = ct_read_u32(zone);
-	rest.pad = 0;
+	rest->w1 = tw[1];
+	rest->w3 = tw[3];
+	rest->w4 = tw[4] & CT_TUPLE_MASK;
+	rest->zone = ct_read_u32(zone);
+	rest->pad = 0;
 	note_table_slots(size);
 	bucket = khash_reciprocal_scale(hash, size);
-	rest.end = bucket << 1 | 1;
+	rest->end = bucket << 1 | 1;
 	kload_u64(table + bucket * sizeof(struct hlist_nulls_head), &first);
-	ct_walk_chain(w, first, net_key, tw[0], tw[2], &rest);
+	ct_walk_chain(w, first, net_key, tw[0], tw[2], rest);
 	if (SETTING(body, by) == PFT_BY_NETNS)
 		w->owner = ARG_FIELD(typed, net, struct net, ns.inum);
 	count_key(body, hash, 0, w);
