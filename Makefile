@@ -5,7 +5,10 @@
 #   make demo       deps + build + boot the lab + trace the AVC there
 #   make test       deps + build + unit tests + lab tests on six kernels,
 #                   and the arm64 build, its unit tests and its lab (6.12,
-#                   7.2), each stage's time printed
+#                   7.2), each stage timed
+#   make unit       the cmocka and host tests (make asan: the hostile
+#                   inputs again through ASan+UBSan; make deb-test: the .deb)
+#   make lab-test   the lab's cases on six kernels (tests/lab/suite -l lists them)
 #   make test-all   the same, plus the newest Debian kernel and 6.12-generic,
 #                   and arm64 5.10, 6.1, 6.19 and 7.2-rt
 #   make lab        the lab's base initramfs (tests/lab/run calls this)
@@ -120,7 +123,7 @@ VERSION := $(shell cat VERSION 2>/dev/null || echo 0.0.0)
 DOCS := $(OUTPUT)/pftrace.8 $(OUTPUT)/pftrace.bash $(OUTPUT)/_pftrace
 DEB := $(OUTPUT)/pftrace_$(VERSION)_$(DEB_ARCH).deb
 
-.PHONY: all deps demo test test-all unit fuzz lab lab-test lab-systemd bench soak clean vmlinux-header check-static check-pure check-layers docs install deb
+.PHONY: all deps demo test test-all unit asan deb-test fuzz lab lab-test lab-systemd bench soak clean vmlinux-header check-static check-pure check-layers docs install deb
 .DELETE_ON_ERROR:
 .SECONDARY:
 
@@ -237,10 +240,17 @@ unit: $(UNIT_BINS) $(PFTRACE) $(DOCS)
 	$(Q)PFTRACE_EXEC=$(EXEC) PFTRACE_BIN=$(PFTRACE) PFTRACE_HOST_TESTS="golden replay" \
 		tests/unit/run $(UNIT_BINS)
 else
-unit: $(UNIT_BINS) $(TOOLS) $(BPF_OBJS) pftrace $(OUTPUT)/asan/pftrace $(DOCS) $(DEB) \
-	$(OUTPUT)/bench/walk-bench
-	$(Q)PFTRACE_ASAN=$(OUTPUT)/asan/pftrace tests/unit/run $(UNIT_BINS)
+unit: $(UNIT_BINS) $(TOOLS) $(BPF_OBJS) pftrace $(DOCS) $(OUTPUT)/bench/walk-bench
+	$(Q)tests/unit/run $(UNIT_BINS)
 endif
+
+# the host tier's hostile inputs again, through the sanitized build
+asan: $(OUTPUT)/asan/pftrace pftrace
+	$(Q)tests/unit/run --asan $(OUTPUT)/asan/pftrace
+
+# the Debian package: built, unpacked, and judged by lintian
+deb-test: $(DEB)
+	$(Q)rc=0; for t in tests/package/*.sh; do bash $$t || rc=1; done; exit $$rc
 
 # libFuzzer targets, instrumented with AddressSanitizer and UBSan; each
 # links only the pieces it fuzzes, so a target that needs more than its
@@ -405,16 +415,22 @@ $(DEB): $(PFTRACE) $(DOCS) LICENSE VERSION $(wildcard debian/* debian/source/* d
 deps:
 	$(Q)tools/install-deps
 
-# Each stage says how long it took: the suite's cost is watched too.
-stage = s=$$(date +%s); $(MAKE) $(1); rc=$$?; echo "make test: $(1): $$(($$(date +%s) - s)) s"; exit $$rc
-test: deps
-	$(Q)$(call stage,all check-static check-pure check-layers)
-	$(Q)$(call stage,unit)
-	$(Q)$(call stage,fuzz)
-	$(Q)$(call stage,lab-test)
-	$(Q)$(call stage,lab-systemd)
-	$(Q)$(call stage,ARCH=arm64 all check-static unit)
-	$(Q)$(call stage,ARCH=arm64 lab-test)
+# Each stage prints "stage NAME: N s" (the lab's, one a kernel too), and
+# the last lines list them all and the total.
+test: export PFTRACE_STAGES := $(CURDIR)/$(OUTPUT)/stages
+test:
+	$(Q)mkdir -p $(OUTPUT) && tests/stage begin
+	$(Q)tests/stage deps -- $(MAKE) deps
+	$(Q)tests/stage build -- $(MAKE) all check-static check-pure check-layers
+	$(Q)tests/stage unit -- $(MAKE) unit
+	$(Q)tests/stage asan -- $(MAKE) asan
+	$(Q)tests/stage deb -- $(MAKE) deb-test
+	$(Q)tests/stage fuzz -- $(MAKE) fuzz
+	$(Q)tests/stage lab -- $(MAKE) lab-test
+	$(Q)tests/stage lab-systemd -- $(MAKE) lab-systemd
+	$(Q)tests/stage arm64-build -- $(MAKE) ARCH=arm64 all check-static unit
+	$(Q)tests/stage arm64-lab -- $(MAKE) ARCH=arm64 lab-test
+	$(Q)tests/stage end
 
 # everything make test runs, on more kernels (not in CI: time)
 test-all: deps

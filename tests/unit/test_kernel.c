@@ -199,7 +199,7 @@ static void test_kallsyms_fixture(void **state)
 		struct ksyms *ks = ksyms_load(wanted, true);
 		const struct kfunc *funcs;
 
-		/* issue 12: the names and every function in one read of the file */
+		/* the names and every function in one read of the file */
 		assert_non_null(ks);
 		assert_int_equal(ksyms_passes(ks), 1);
 		assert_true(ksyms_address_prefix(ks, "inet_ehash_secret", "bBdD", &addr));
@@ -241,7 +241,7 @@ static void test_kallsyms(void **state)
 		assert_true(kallsyms_addresses_visible(NULL));
 }
 
-/* issue 12: a recipe carries what the rest needs, and is found by name */
+/* a recipe carries what the rest needs, and is found by name */
 static void test_registry(void **state)
 {
 	const struct recipe *const *r;

@@ -1,7 +1,7 @@
-# Lab scenario "tables": the dcache, inode, mount and TCP established
-# recipes, several targets in one session, each checked against what the
-# kernel itself says (boot-time table sizes, InSegs, dentry-state,
-# mountinfo, sysfs entries).
+# Lab case "tables", in the guest: the dcache, inode, mount and TCP
+# established recipes, several targets in one session, each checked
+# against what the kernel itself says (boot-time table sizes, InSegs,
+# dentry-state, mountinfo, sysfs entries).
 . /lab/lib.sh
 
 ip link set lo up
@@ -12,7 +12,7 @@ emit dmesg /tmp/tables.dmesg
 
 # all four tables (and the dcache's ref walk) in one session
 case_ all pftrace -f __d_lookup_rcu -f __d_lookup -f find_inode_fast -f __lookup_mnt \
-	-f __inet_lookup_established -o /tmp/all.json -- sh /lab/tables-load.sh
+	-f __inet_lookup_established -o /tmp/all.json -- sh /lab/case/load.sh
 emit all.json /tmp/all.json
 
 # mount: a known number of crossings. tables-load.sh built the tower.
@@ -57,7 +57,7 @@ bpf-objects >/tmp/one_bad.after
 emit one_bad.after /tmp/one_bad.after
 
 # Snapshots of the four other tables in one command, each walked whole;
-# whatif's identity check on each (issue 15)
+# whatif's identity check on each
 tcp-load -c 4 -n 50 >/dev/null
 case_ snapshot_tables pftrace snapshot -f __d_lookup_rcu -f __d_lookup -f find_inode_fast \
 	-f __lookup_mnt -f __inet_lookup_established -o /tmp/snapshot_tables.json

@@ -1,4 +1,4 @@
-# Lab scenario "tenants" (issue 18): two AVC workloads, A and B, in two
+# Lab case "tenants", in the guest: two AVC workloads, A and B, in two
 # cgroups at the same time. What pftrace counts for one tenant (--cgroup,
 # -p) or charges to each (--by cgroup, --by pid) is checked against the
 # kernel's own count (cache_stats) of each workload run alone.

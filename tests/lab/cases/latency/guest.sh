@@ -1,4 +1,4 @@
-# Lab scenario "latency" (issue 16), booted with QEMU -icount, where a
+# Lab case "latency", in the guest, booted with QEMU -icount, where a
 # guest instruction takes one nanosecond: the cost per node --latency
 # fits must be the walk loop's instructions per node. The long-chain
 # policy, a warm table (every key cached by a first, untraced load).

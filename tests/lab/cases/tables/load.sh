@@ -1,4 +1,4 @@
-# Workload for the "tables" scenario, run by pftrace itself (-- sh ...)
+# Workload of the "tables" case, run by pftrace itself (-- sh ...)
 # so that every lookup it causes is inside the trace. It prints the
 # kernel's own counters around each part as "key value" lines.
 set -e

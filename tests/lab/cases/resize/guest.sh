@@ -1,8 +1,8 @@
-# Lab scenario "resize": the same load at the default table sizes and,
-# in a second boot, at the sizes given on the kernel command line
+# Lab case "resize", in the guest: the same load at the default table
+# sizes and, in a second boot, at the sizes given on the kernel command line
 # (dhash_entries=, ihash_entries=, mhash_entries=, thash_entries=). Each
-# boot traces the four tables with --snapshot; the suite predicts the
-# second from the first with pftrace whatif (issue 15).
+# boot traces the four tables with --snapshot; check.sh predicts the
+# second from the first with pftrace whatif.
 . /lab/lib.sh
 
 ip link set lo up
@@ -11,5 +11,5 @@ emit dmesg /tmp/tables.dmesg
 echo "=== VALUE cmdline $(tr ' ' '\n' </proc/cmdline | grep -c '_entries=')"
 case_ resize pftrace -f __d_lookup_rcu -f find_inode_fast -f __lookup_mnt \
 	-f __inet_lookup_established --snapshot --no-samples -o /tmp/resize.json -- \
-	sh /lab/resize-load.sh
+	sh /lab/case/load.sh
 emit resize.json /tmp/resize.json

@@ -1,7 +1,7 @@
-# Lab scenario "basic": default (short-chain) policy. Features, list, bad
-# input, and AVC tracing ended by SIGINT, SIGTERM and SIGKILL.
+# Lab case "basic", in the guest: default (short-chain) policy. Features,
+# list, bad input, and AVC tracing ended by SIGINT, SIGTERM and SIGKILL.
 #
-# Scenarios run as root because their set-up needs it (loading policy,
+# Cases run as root because their set-up needs it (loading policy,
 # mounting, labelling files, setting sysctls). pftrace's own verdicts
 # need only CAP_BPF, CAP_PERFMON and CAP_SYSLOG, as the caps_* cases
 # below show; the checks that run it as root on purpose are those of

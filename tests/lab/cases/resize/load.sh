@@ -1,4 +1,4 @@
-# Workload for the "resize" scenario, run by pftrace itself (-- sh ...).
+# Workload of the "resize" case, run by pftrace itself (-- sh ...).
 # Each table ends it as its lookups left it, so that the snapshot taken
 # at the end is the table those lookups walked: nothing is unmounted,
 # deleted or closed. The TCP connections stay open (tcp-load -H) until

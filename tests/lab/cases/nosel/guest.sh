@@ -1,4 +1,4 @@
-# Lab scenario "nosel": the kernel booted with SELinux off.
+# Lab case "nosel", in the guest: the kernel booted with SELinux off.
 . /lab/lib.sh
 
 case_ features pftrace features --format json

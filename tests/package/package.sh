@@ -1,4 +1,4 @@
-# Host tier: the Debian package make deb builds from debian/ with
+# The Debian package (make deb-test) that make deb builds from debian/ with
 # dpkg-buildpackage: lintian's verdict, the stripped binary and its debug
 # symbols, what it installs, and the two traps of building it in a
 # working tree (the clean target, and packages written to ..).

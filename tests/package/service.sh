@@ -1,4 +1,4 @@
-# Host tier: the pftrace-exporter@ service as the package installs it.
+# The pftrace-exporter@ service as the package installs it (make deb-test).
 # systemd-analyze verify and security (offline, in a scratch root made
 # of the package and this host's units), the hardening pftrace needs
 # and the options that would break it, and the way it writes into

@@ -1,6 +1,6 @@
-# Lab scenario "long": the generated long-chain policy (thousands of AVC
-# entries) with the cache threshold raised past them, so the 512-slot
-# table keeps every entry and chains grow long.
+# Lab case "long", in the guest: the generated long-chain policy
+# (thousands of AVC entries) with the cache threshold raised past them, so
+# the 512-slot table keeps every entry and chains grow long.
 . /lab/lib.sh
 
 echo 16384 >/sys/fs/selinux/avc/cache_threshold
@@ -22,7 +22,7 @@ for hash in xor murmur3; do
 	emit "hash_$hash.json" "/tmp/hash_$hash.json"
 done
 
-# Snapshot and whatif (issue 15). The table is warm: every key the load
+# Snapshot and whatif. The table is warm: every key the load
 # asks for is cached, so a trace now sees the table the snapshot sees.
 # The kernel's own count: hash_stats read just before and just after a
 # snapshot (pftrace's own checks warmed by a first run).
