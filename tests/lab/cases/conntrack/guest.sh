@@ -94,6 +94,11 @@ case_ trace_kprobe pftrace -f conntrack -C attach=kprobe -o /tmp/trace_kprobe.js
 counters kprobe.after
 emit trace_kprobe.json /tmp/trace_kprobe.json
 
+# 3,000 UDP connections more in the initial namespace (6,000 entries),
+# so that the resized tables have chains worth predicting: at 3072
+# buckets two entries a bucket
+ct-load -S -D -d 127.1.0.0 -f 3000 -n 1 -p 9100
+
 # a quiet moment: every namespace's count around the snapshot
 quiet_counts() {
 	for ns in self $ns_a $ns_b; do
