@@ -63,7 +63,7 @@ ct_check_resize() {
 	check "$k conntrack resize proof: whatif --buckets 3072,16384 of the first snapshot is the rebuilt table exactly (buckets used, longest chain, whole histogram)" \
 		"$top/tests/tools/lab-conntrack" resize "$(out whatif.json)" "$(out snap0.json)" \
 		"$(out snap_3072.json)" "$(out snap_16384.json)"
-	check "$k conntrack resize proof, a wrong bucket function: conntrack_mask fails the identity (exit 3) and mispredicts 16384" \
+	check "$k conntrack resize proof, a wrong bucket function: conntrack_mask, on the table at 16384, fails the identity (exit 3) and mispredicts its histogram" \
 		"$top/tests/tools/lab-conntrack" foil "$(rc_of whatif_mask)" "$(out whatif_mask.err)" \
 		"$(out whatif_mask.json)" "$(out snap_16384.json)"
 }
