@@ -42,7 +42,7 @@ static int select_programs(struct target *t, const struct kernel_facts *kf,
 	const char *func = t->recipe->traced;
 	struct bpf_program *prog;
 	char names[16][32], suffix[8];
-	int nparams = btf_func_params(kf->btf, func, names, NULL, 16), kept = 0;
+	int nparams = btf_func_params(recipe_btf(kf, t->recipe), func, names, NULL, 16), kept = 0;
 
 	snprintf(suffix, sizeof(suffix), "_%d", nparams);
 	bpf_object__for_each_program(prog, t->obj) {
