@@ -123,6 +123,21 @@ check_clock_step() {
 		jq_true "$(out clock.json)" '.duration_s >= 3 and .duration_s < 3.5 and .end_reason == "duration"'
 }
 
+# stdout on /dev/full: exit 1 and one line that says the write failed
+# (ENOSPC), for the commands that need a kernel; the host's commands are
+# tests/host/safety.sh's
+check_dev_full() {
+	local name err
+	for name in full_trace full_trace_json full_snapshot full_sites; do
+		err=$(out "$name.err")
+		check "$k $name: stdout on /dev/full fails with exit 1 (got $(rc_of "$name"))" \
+			[ "$(rc_of "$name")" = 1 ]
+		check "$k $name: one line on stderr, naming the full device ($(head -c 200 "$err"))" \
+			sh -c "[ \$(wc -l <'$err') = 1 ] && grep -qi 'no space left' '$err'"
+		no_progs_left "$name"
+	done
+}
+
 checks() {
 	subtest cpu_hotplug check_hotplug_during
 	subtest cpu_offline_start check_hotplug_start_offline
@@ -130,4 +145,5 @@ checks() {
 	subtest map_refused check_map_refused
 	subtest full_fs check_full_fs
 	subtest clock_step check_clock_step
+	subtest dev_full check_dev_full
 }

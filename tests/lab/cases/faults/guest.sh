@@ -110,3 +110,21 @@ date -s "@$(($(date +%s) + 3600))" >/dev/null
 emit clock.out /tmp/clock.out
 emit clock.err /tmp/clock.err
 emit clock.json /tmp/clock.json
+
+# --- output lost to a full device (/dev/full): the trace (text and
+# JSON), snapshot and sites each fail with exit 1 and one line, and the
+# trace leaves no program behind
+for name in full_trace full_trace_json full_snapshot full_sites; do
+	bpf-objects >"/tmp/$name.before"
+	case $name in
+	full_trace) cmd='pftrace -f avc_lookup -d 1' ;;
+	full_trace_json) cmd='pftrace -f avc_lookup -d 1 --format json' ;;
+	full_snapshot) cmd='pftrace snapshot -f avc_lookup' ;;
+	full_sites) cmd='pftrace sites' ;;
+	esac
+	case_ "$name" sh -c "exec $cmd >/dev/full"
+	wait_no_progs
+	bpf-objects >"/tmp/$name.after"
+	emit "$name.before" "/tmp/$name.before"
+	emit "$name.after" "/tmp/$name.after"
+done
