@@ -2,6 +2,7 @@
 # tests/lab/suite after tests/lib.sh. A case's checks run in a subshell
 # of the suite, with:
 #   k        the kernel series (6.12), as the suite was asked for it
+#   arch     x86 or arm64, the suite's --arch
 #   release  the release that kernel booted (6.12.117+deb13-cloud-amd64)
 #   case     the case's name; case_dir its directory in the tree
 #   dir      where its guest's outputs landed: one file per block the
@@ -75,7 +76,7 @@ lab_boot() {
 		not_ok "$k $case: $what (rechecked, but $recheck holds no such guest log)"
 		return 1
 	fi
-	if "$here/run" --kernel "$k" --timeout 900 --add "$case_dir:/lab/case" "$@" \
+	if "$here/run" --arch "${arch:-x86}" --kernel "$k" --timeout 900 --add "$case_dir:/lab/case" "$@" \
 		-- sh /lab/case/guest.sh >"$log" 2>&1; then
 		ok "$k $case: $what"
 		split_blocks "$log" "$d"
