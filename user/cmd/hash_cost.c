@@ -28,7 +28,7 @@ static void fill_keys(struct snap_key *k)
 	}
 }
 
-struct estimate hash_cost(const struct table_hash *h, unsigned int bits)
+struct estimate hash_cost(const struct table_hash *h, __u64 slots)
 {
 	static struct snap_key keys[KEYS];
 	double t[HASH_COST_PASSES], start;
@@ -41,7 +41,7 @@ struct estimate hash_cost(const struct table_hash *h, unsigned int bits)
 		acc = 0;
 		start = now_ns();
 		for (i = 0; i < CALLS; i++)
-			acc += h->bucket(bits, &keys[i & (KEYS - 1)]);
+			acc += h->bucket(slots, &keys[i & (KEYS - 1)]);
 		t[p] = (now_ns() - start) / CALLS;
 		sink += acc;
 	}

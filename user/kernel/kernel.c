@@ -110,23 +110,28 @@ int kernel_facts_load(struct kernel_facts *kf, const char *btf_path,
 
 void kernel_facts_drop_btf(struct kernel_facts *kf)
 {
+	btf__free(kf->mod_btf);
+	kf->mod_btf = NULL;
 	btf__free(kf->btf);
 	kf->btf = NULL;
 }
 
 int kernel_facts_reload_btf(struct kernel_facts *kf, char *err, size_t errlen)
 {
-	if (kf->btf)
-		return 0;
-	return parse_btf(kf, kf->btf_custom ? kf->btf_load_path : VMLINUX_BTF, err, errlen);
+	int rc = 0;
+
+	if (!kf->btf)
+		rc = parse_btf(kf, kf->btf_custom ? kf->btf_load_path : VMLINUX_BTF, err, errlen);
+	if (!rc && kf->mod_name[0] && !kf->mod_btf && !kf->mod_builtin)
+		rc = kernel_facts_load_module(kf, kf->mod_name, err, errlen);
+	return rc;
 }
 
 void kernel_facts_free(struct kernel_facts *kf)
 {
 	ksyms_free(kf->ksyms);
 	kf->ksyms = NULL;
-	btf__free(kf->btf);
-	kf->btf = NULL;
+	kernel_facts_drop_btf(kf);
 	if (kf->btf_custom && kf->btf_fd >= 0)
 		close(kf->btf_fd);
 	kf->btf_fd = -1;
@@ -242,7 +247,7 @@ struct ksym_entry {
 /*
  * The kernel's symbols, read once per process part that needs them: the
  * names asked for up front (through BPF, or one pass of /proc/kallsyms),
- * and, when asked for, every core text symbol of the same pass.
+ * and, when asked for, every text symbol of the same pass.
  */
 struct ksyms {
 	char wanted[KSYM_WANTED_MAX][128];   /* "name" or "name.*" */
@@ -343,14 +348,16 @@ static int kfunc_cmp(const void *a, const void *b)
 	return (x->addr > y->addr) - (x->addr < y->addr);
 }
 
-/* a core text symbol of the pass ('t' or 'T', not a module's) */
-static int add_func(struct ksyms *ks, const char *line, char type, const char *sym,
-		    unsigned long a)
+/*
+ * A text symbol of the pass ('t' or 'T'), the kernel's or a loaded
+ * module's (a recipe may trace a module's function, nf_conntrack's).
+ */
+static int add_func(struct ksyms *ks, char type, const char *sym, unsigned long a)
 {
 	struct kfunc *nv;
 	char *name;
 
-	if (strchr(line, '[') || (type != 't' && type != 'T') || !a)
+	if ((type != 't' && type != 'T') || !a)
 		return 0;
 	if (ks->nfuncs == ks->cap_funcs) {
 		int cap = ks->cap_funcs ? ks->cap_funcs * 2 : 65536;
@@ -374,11 +381,11 @@ static int add_func(struct ksyms *ks, const char *line, char type, const char *s
 /*
  * One pass over /proc/kallsyms: the wanted names (BASE, PREFIX: the
  * names with any ".*" cut, and whether it was there), and with FUNCS
- * every core text symbol.
+ * every text symbol.
  */
 static int kallsyms_pass(struct ksyms *ks, char base[][128], const bool *prefix, bool funcs)
 {
-	char line[512], copy[512], *sym, type;
+	char line[512], *sym, type;
 	unsigned long a;
 	int i, rc = 0;
 	FILE *f = kallsyms_open(ks);
@@ -392,8 +399,6 @@ static int kallsyms_pass(struct ksyms *ks, char base[][128], const bool *prefix,
 		ks->nfuncs = ks->cap_funcs = 0;
 	}
 	while (fgets(line, sizeof(line), f)) {
-		if (funcs)
-			memcpy(copy, line, sizeof(copy));
 		if (!kallsyms_split(line, &a, &type, &sym))
 			continue;
 		for (i = 0; i < ks->nwanted; i++) {
@@ -405,7 +410,7 @@ static int kallsyms_pass(struct ksyms *ks, char base[][128], const bool *prefix,
 			break;
 		}
 		if (funcs && !rc)
-			rc = add_func(ks, copy, type, sym, a);
+			rc = add_func(ks, type, sym, a);
 	}
 	fclose(f);
 	if (funcs && !rc) {
@@ -663,19 +668,4 @@ const struct kfunc *kfunc_named(const struct kfunc *f, int n, const char *name)
 		if (!strcmp(f[i].name, name))
 			return &f[i];
 	return NULL;
-}
-
-static int libbpf_print_verbose(enum libbpf_print_level level, const char *fmt, va_list ap)
-{
-	return vfprintf(stderr, fmt, ap);
-}
-
-static int libbpf_print_quiet(enum libbpf_print_level level, const char *fmt, va_list ap)
-{
-	return 0;
-}
-
-void setup_libbpf_logging(bool verbose)
-{
-	libbpf_set_print(verbose ? libbpf_print_verbose : libbpf_print_quiet);
 }

@@ -292,6 +292,29 @@ static void read_latency_fit(struct reader *r, struct json_object *t, int idx)
 	tr->latency_unit = rd_string(r, lat, "unit");
 }
 
+/* A recipe's own counts, [{"name", "count", "what"}], at most PFT_RECIPE_COUNTS */
+static int read_recipe_counts(struct reader *r, struct json_object *t, struct target_report *tr,
+			      const char *where)
+{
+	struct json_object *a = rd_member(t, "recipe_counts");
+	size_t i, n = a && json_object_is_type(a, json_type_array) ? json_object_array_length(a) : 0;
+
+	if (n > PFT_RECIPE_COUNTS)
+		return rd_fail(r, "%s.recipe_counts holds %zu counts; pftrace writes at most %d",
+			       where, n, PFT_RECIPE_COUNTS);
+	for (i = 0; i < n; i++) {
+		struct json_object *c = json_object_array_get_idx(a, i);
+		struct recipe_count *rc = &tr->recipe_counts[i];
+
+		if (rd_count(r, c, "recipe_counts[]", "count", true, &rc->value))
+			return -1;
+		rc->name = rd_string(r, c, "name");
+		rc->what = rd_string(r, c, "what");
+	}
+	tr->nrecipe_counts = (int)n;
+	return 0;
+}
+
 /* What else a target may carry: its programs' run time, samples, a latency fit, a snapshot. */
 static int read_target_extras(struct reader *r, struct json_object *t, int idx, const char *where)
 {
@@ -310,6 +333,8 @@ static int read_target_extras(struct reader *r, struct json_object *t, int idx, 
 	if (v && json_object_is_type(v, json_type_object))
 		read_target_samples(r, v, idx);
 	read_latency_fit(r, t, idx);
+	if (read_recipe_counts(r, t, tr, where))
+		return -1;
 	v = rd_member(t, "snapshot");
 	if (!v)
 		return 0;
@@ -398,15 +423,22 @@ static int read_snapshot(struct reader *r, struct json_object *o, const char *wh
 	__u64 bits, n;
 	long long got;
 
-	if (read_shape(r, o, where, &s->shape) || rd_count(r, o, where, "bits", true, &bits))
+	if (read_shape(r, o, where, &s->shape) || rd_count(r, o, where, "bits", false, &bits))
 		return -1;
 	name = rd_string(r, o, "hash");
 	h = s->hash = table_hash_named(name);
 	if (!h)
 		return rd_fail(r, "%s.hash '%s' is no bucket function pftrace knows", where, name);
-	if (bits > 32 || s->shape.buckets != 1ULL << bits)
-		return rd_fail(r, "%s: %llu buckets are not 2^bits (bits %llu)", where,
-			       (unsigned long long)s->shape.buckets, (unsigned long long)bits);
+	/* bits where the size is a power of two (every file before conntrack's had it), else none */
+	if (!table_hash_takes(h, s->shape.buckets) ||
+	    (rd_member(o, "bits") ? bits > 32 || s->shape.buckets != 1ULL << bits :
+	     !(s->shape.buckets & (s->shape.buckets - 1))))
+		return rd_fail(r, "%s: %llu buckets with bits %s under %s: a power of two has "
+			       "bits, any other size none, and only %s", where,
+			       (unsigned long long)s->shape.buckets,
+			       rd_member(o, "bits") ? json_object_get_string(rd_member(o, "bits")) :
+			       "absent", h->name, h->any_size ? "its hash takes any" :
+			       "powers of two are bucketed by a mask");
 	s->bits = (unsigned int)bits;
 	s->took_ms = rd_number(o, "took_ms");
 	if (rd_count(r, o, where, "changed_buckets", false, &s->changed_buckets) ||
