@@ -16,9 +16,10 @@ check_sites() {
 
 check_objdump() {
 	local c=$dir/census
-	base64 -d "$(out running_patched)" | gunzip >"$dir/running_patched"
+	# a name of its own: written to the block it reads, it would be emptied first
+	base64 -d "$(out running_patched)" | gunzip >"$dir/patched_words"
 	base64 -d "$(out text_symbols.gz)" | gunzip >"$dir/text_symbols"
-	python3 "$here/arm64-census" "$(out sites.out)" "$dir/text_symbols" "$dir/running_patched" \
+	python3 "$here/arm64-census" "$(out sites.out)" "$dir/text_symbols" "$dir/patched_words" \
 		"$kdir/vmlinuz" aarch64-linux-gnu-objdump >"$c" 2>&1
 	check "$k sites: every prfm site and kind as aarch64 objdump -d reads the same running text" [ $? -eq 0 ]
 	sed 's/^/#   /' "$c"
