@@ -164,6 +164,18 @@ check_bracketed() {
 		[ "$(awk '/^progs/ { print $4 }' "$after")" = "$(awk '/^progs/ { print $4 }' "$(out "$n.before")")" ]
 }
 
+# per_node_in_loop JSON UNIT: under -icount a guest instruction is a
+# nanosecond of QEMU's virtual clock (and an emulated cycle on arm64), so
+# --latency's cost per node in UNIT must be the walk loop's instructions.
+# Tolerance, stated: the fit lies within the shortest and the longest
+# path once round the loop (which compare fails first varies from node
+# to node), widened by one instruction, and its 95% interval overlaps
+# that range.
+per_node_in_loop() {
+	check "$k --latency under -icount: cost per node $(jq -r '.targets[0].latency.fit.per_node | . * 100 | round / 100' "$1" 2>/dev/null) $2 within the walk loop's $(jq -r '.targets[0].latency.loop_instructions | "\(.min_path) to \(.max_path)"' "$1" 2>/dev/null) instructions" \
+		jq_true "$1" '.targets[0].latency | (.fit.poor | not) and .fit.per_node >= .loop_instructions.min_path - 1 and .fit.per_node <= .loop_instructions.max_path + 1 and .fit.per_node_hi >= .loop_instructions.min_path and .fit.per_node_lo <= .loop_instructions.max_path'
+}
+
 # no_progs_left NAME: the BPF objects after NAME as before it
 no_progs_left() {
 	check "$k $1: no pftrace program or link left" \
