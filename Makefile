@@ -66,7 +66,7 @@ VMLINUX_H := $(VMLINUX_DIR)/vmlinux.h
 LAB_KERNELS ?= 5.10 6.1 6.12 6.19 7.2 7.2-rt
 # make test-all adds the newest Debian kernel and the generic (non-cloud) flavour
 LAB_KERNELS_ALL ?= $(LAB_KERNELS) newest 6.12-generic
-# the arm64 lab (tests/lab/arm64-checks): Debian's cloud-arm64 kernels
+# the arm64 lab (tests/lab/suite --arch arm64): Debian's cloud-arm64 kernels
 LAB_KERNELS_ARM64 ?= 6.12 7.2
 LAB_KERNELS_ARM64_ALL ?= $(LAB_KERNELS_ARM64) 5.10 6.1 6.19 7.2-rt
 
@@ -312,7 +312,7 @@ lab: $(OUTPUT)/lab/base.cpio.gz $(OUTPUT)/lab/long.cil
 
 ifeq ($(ARCH),arm64)
 lab-test: lab
-	$(Q)tests/lab/arm64-checks $(LAB_KERNELS_ARM64)
+	$(Q)tests/lab/suite --arch arm64 $(LAB_KERNELS_ARM64)
 else
 lab-test: lab
 	$(Q)tests/lab/suite $(LAB_KERNELS)

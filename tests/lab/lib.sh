@@ -2,6 +2,7 @@
 # tests/lab/suite after tests/lib.sh. A case's checks run in a subshell
 # of the suite, with:
 #   k        the kernel series (6.12), as the suite was asked for it
+#   arch     x86 or arm64, the suite's --arch
 #   release  the release that kernel booted (6.12.117+deb13-cloud-amd64)
 #   case     the case's name; case_dir its directory in the tree
 #   dir      where its guest's outputs landed: one file per block the
@@ -75,7 +76,7 @@ lab_boot() {
 		not_ok "$k $case: $what (rechecked, but $recheck holds no such guest log)"
 		return 1
 	fi
-	if "$here/run" --kernel "$k" --timeout 900 --add "$case_dir:/lab/case" "$@" \
+	if "$here/run" --arch "${arch:-x86}" --kernel "$k" --timeout 900 --add "$case_dir:/lab/case" "$@" \
 		-- sh /lab/case/guest.sh >"$log" 2>&1; then
 		ok "$k $case: $what"
 		split_blocks "$log" "$d"
@@ -161,6 +162,18 @@ check_bracketed() {
 		sh -c "! grep -qE '(fexit|kprobe|kretprobe)_avc' '$after'"
 	check "$k $n: no BPF link left after SIG$sig" \
 		[ "$(awk '/^progs/ { print $4 }' "$after")" = "$(awk '/^progs/ { print $4 }' "$(out "$n.before")")" ]
+}
+
+# per_node_in_loop JSON UNIT: under -icount a guest instruction is a
+# nanosecond of QEMU's virtual clock (and an emulated cycle on arm64), so
+# --latency's cost per node in UNIT must be the walk loop's instructions.
+# Tolerance, stated: the fit lies within the shortest and the longest
+# path once round the loop (which compare fails first varies from node
+# to node), widened by one instruction, and its 95% interval overlaps
+# that range.
+per_node_in_loop() {
+	check "$k --latency under -icount: cost per node $(jq -r '.targets[0].latency.fit.per_node | . * 100 | round / 100' "$1" 2>/dev/null) $2 within the walk loop's $(jq -r '.targets[0].latency.loop_instructions | "\(.min_path) to \(.max_path)"' "$1" 2>/dev/null) instructions" \
+		jq_true "$1" '.targets[0].latency | (.fit.poor | not) and .fit.per_node >= .loop_instructions.min_path - 1 and .fit.per_node <= .loop_instructions.max_path + 1 and .fit.per_node_hi >= .loop_instructions.min_path and .fit.per_node_lo <= .loop_instructions.max_path'
 }
 
 # no_progs_left NAME: the BPF objects after NAME as before it

@@ -19,6 +19,27 @@ case_() {
 	emit "$name.err" "/tmp/$name.err"
 }
 
+# pmu_unthrottle: QEMU's TCG takes ~80 us per emulated PMU interrupt
+# (arm64's), past the kernel's 2.5 us budget: the kernel would lower
+# perf_event_max_sample_rate (to 2,250, then 750) under pftrace's -F,
+# and a later trace's -F 999 would be refused. A real PMU's interrupt
+# does not trip this. The rate first: it is fixed once the budget is 0.
+pmu_unthrottle() {
+	echo 100000 >/proc/sys/kernel/perf_event_max_sample_rate
+	echo 0 >/proc/sys/kernel/perf_cpu_time_max_percent
+}
+
+# pmu_long_load: the emulated PMU unthrottled, and a warm long-chain AVC
+# table (thousands of entries in 512 slots) whose load is $load (the
+# arm64 cases pmu and icount)
+pmu_long_load() {
+	pmu_unthrottle
+	echo 16384 >/sys/fs/selinux/avc/cache_threshold
+	load="avc-load -t 1500 -p lt -D ld0,ld1,ld2,ld3"
+	# every key cached by a first, untraced load
+	$load -r 1 >/dev/null 2>&1
+}
+
 # the kernel's own count of AVC lookups, summed over CPUs
 avc_lookups() {
 	awk 'NR > 1 { s += $1 } END { print s + 0 }' /sys/fs/selinux/avc/cache_stats
