@@ -10,22 +10,10 @@
 
 #include "duty.h"
 #include "fileio.h"
+#include "json_rules.h"
 #include "runfile.h"
 
-/*
- * What reading a run file may cost. json-c's tree takes far more memory
- * than the text (an empty object is ~0.6 KB, an integer ~70 B), so the
- * text is scanned first and refused when its tree would cost more than
- * RUNFILE_TREE_RATIO times its size. With the text itself, a read
- * needs at most (RUNFILE_TREE_RATIO + 1) x the file size, plus a few MB
- * of pftrace: checked by tests/host/runfile.sh on hostile files.
- */
 #define MAX_RUNFILE_BYTES RUNFILE_MAX_BYTES
-#define RUNFILE_TREE_RATIO 32
-#define TREE_BYTES_PER_CONTAINER 1024
-#define TREE_BYTES_PER_VALUE 96
-/* json-c saturates integers past int64, which would hide a wrap */
-#define COUNT_MAX PFT_COUNT_MAX
 
 struct reader {
 	struct run_file *rf;
@@ -84,26 +72,19 @@ static int get_count(struct reader *r, struct json_object *o, const char *where,
 		     const char *key, bool required, __u64 *out)
 {
 	struct json_object *v = member(o, key);
-	int64_t i;
+	const char *why;
 
 	*out = 0;
 	if (!v)
 		return required ? fail(r, "%s has no \"%s\"", where, key) : 0;
-	if (!json_object_is_type(v, json_type_int))
-		return fail(r, "%s.%s is not an integer", where, key);
-	i = json_object_get_int64(v);
-	if (i < 0)
-		return fail(r, "%s.%s is negative", where, key);
-	if ((__u64)i > COUNT_MAX)
-		return fail(r, "%s.%s is out of range (counts are below 2^63)", where, key);
-	*out = (__u64)i;
-	return 0;
+	why = json_count_of(v, out);
+	return why ? fail(r, "%s.%s %s", where, key, why) : 0;
 }
 
-/* a + b, refused where it would pass COUNT_MAX */
+/* a + b, refused where it would pass PFT_COUNT_MAX */
 static int add_count(struct reader *r, const char *what, __u64 a, __u64 b, __u64 *sum)
 {
-	if (__builtin_add_overflow(a, b, sum) || *sum > COUNT_MAX)
+	if (!json_count_add(a, b, sum))
 		return fail(r, "%s overflows (counts are below 2^63)", what);
 	return 0;
 }
@@ -578,71 +559,20 @@ static int read_replay(struct reader *r, struct json_object *rj)
 	return 0;
 }
 
-/*
- * What json-c's tree of TEXT would cost, from one pass over the bytes:
- * containers and values outside strings. Refusing a costly text before
- * parsing keeps memory a bounded multiple of the file size.
- */
-static size_t tree_cost(const char *text, size_t len)
-{
-	size_t containers = 0, values = 1, i;
-	bool in_string = false;
-
-	for (i = 0; i < len; i++) {
-		char c = text[i];
-
-		if (in_string) {
-			if (c == '\\')
-				i++;
-			else if (c == '"')
-				in_string = false;
-			continue;
-		}
-		if (c == '"')
-			in_string = true;
-		else if (c == '{' || c == '[')
-			containers++;
-		else if (c == ',' || c == ':')
-			values++;
-	}
-	return containers * TREE_BYTES_PER_CONTAINER + values * TREE_BYTES_PER_VALUE;
-}
-
 int runfile_parse(const char *text, size_t len, const char *name, struct run_file *rf,
 		  char *err, size_t errlen)
 {
 	struct reader r = { .rf = rf, .name = name, .err = err, .errlen = errlen };
-	struct json_tokener *tok;
 	struct json_object *root, *targets, *v;
-	enum json_tokener_error jerr;
+	char why[160];
 	__u64 schema;
 	size_t i, n;
 	int rc = -1;
 
 	memset(rf, 0, sizeof(*rf));
-	if (!len)
-		return fail(&r, "is empty");
-	if (tree_cost(text, len) > RUNFILE_TREE_RATIO * len + (1 << 16))
-		return fail(&r, "too many JSON values for its size: not a file pftrace wrote");
-	tok = json_tokener_new();
-	if (!tok)
-		return fail(&r, "out of memory");
-	root = json_tokener_parse_ex(tok, text, (int)len);
-	jerr = json_tokener_get_error(tok);
-	if (!root || jerr != json_tokener_success || json_tokener_get_parse_end(tok) < len) {
-		/* trailing bytes past the document are whitespace or an error */
-		size_t end = json_tokener_get_parse_end(tok);
-
-		while (root && end < len && strchr(" \t\r\n", text[end]))
-			end++;
-		if (!root || jerr != json_tokener_success || end < len) {
-			fail(&r, "not JSON (%s at byte %zu)",
-			     jerr != json_tokener_success ? json_tokener_error_desc(jerr)
-							  : "trailing data",
-			     json_tokener_get_parse_end(tok));
-			goto out;
-		}
-	}
+	root = json_parse_bounded(text, len, MAX_RUNFILE_BYTES, why, sizeof(why));
+	if (!root)
+		return fail(&r, "%s", why);
 	v = member(root, "tool");
 	if (!v || !json_object_is_type(v, json_type_string) || strcmp(json_object_get_string(v), "pftrace")) {
 		fail(&r, "not a pftrace run file (no \"tool\": \"pftrace\")");
@@ -742,7 +672,6 @@ int runfile_parse(const char *text, size_t len, const char *name, struct run_fil
 	rc = 0;
 out:
 	json_object_put(root);
-	json_tokener_free(tok);
 	if (rc)
 		runfile_free(rf);
 	return rc;
