@@ -1,7 +1,10 @@
-# Host tier, issue 13: pftrace runs as root, so every path and file it is
-# given is treated as hostile. One block per case the issue reproduced
-# (numbered as there); case 14 (-i with --format json) needs a traced
-# kernel and is checked in the lab (tests/lab/suite, interval_json).
+# Host tier: pftrace runs as root, so every path, file, environment
+# variable and stream it is given is treated as hostile. Each hostile
+# input is one `hostile` line below, and one row of
+# docs/hostile-inputs.md, which this test writes from the same lines and
+# checks is current (tests/host/safety.sh --update-doc rewrites it).
+# Case 14 of the first set (-i with --format json) needs a traced kernel
+# and is checked in the lab (tests/lab/suite, interval_json).
 # PFTRACE=/path/to/pftrace runs these checks against another build
 # (make unit runs them again through an ASan build, SAFETY_SANITIZED=1).
 # Root is needed by two set-ups only, not by pftrace's verdicts: case 2
@@ -14,6 +17,61 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 cd "$tmp" || exit 1
 minimal=$top/tests/fuzz/corpus/runfile/minimal.json
+doc=$tmp/hostile-inputs.md
+committed_doc=$top/docs/hostile-inputs.md
+nhostile=0
+cat >"$doc" <<'EOF'
+# Hostile inputs
+
+What pftrace does with what an attacker or a careless operator gives it:
+files, paths, environment variables and full disks. Each row is one check
+of tests/host/safety.sh, which `make unit` runs, and runs again through the
+AddressSanitizer and UBSan build. The test writes this table from its own
+list and fails when the committed one differs
+(`tests/host/safety.sh --update-doc` rewrites it).
+
+Exit 2: refused, with one line on stderr that matches the message and
+nothing on stdout. Exit 1: a write failed, one line on stderr. Exit 0: the
+input is read and shown safely, and the message is what stdout holds.
+
+| # | input | exit | message |
+|---|---|---|---|
+EOF
+
+# a table cell: one line, pipes escaped
+md_cell() {
+	printf '%s' "$1" | tr '\n\t' '  ' | sed 's/|/\\|/g'
+}
+
+# hostile INPUT EXIT PATTERN COMMAND...: one hostile input and its row.
+# EXIT 1 or 2: COMMAND exits so with exactly one line on stderr matching
+# PATTERN (grep), and for 2 nothing on stdout. EXIT 0: nothing on stderr,
+# PATTERN in stdout. HOSTILE_STDOUT=FILE sends stdout there (/dev/full).
+hostile() {
+	local input=$1 want=$2 pattern=$3 out err rc good=
+	shift 3
+	nhostile=$((nhostile + 1))
+	printf '| %d | %s | %d | `%s` |\n' "$nhostile" "$(md_cell "$input")" "$want" \
+		"$(md_cell "$pattern")" >>"$doc"
+	out=$(mktemp)
+	err=$(mktemp)
+	"$@" >"${HOSTILE_STDOUT:-$out}" 2>"$err"
+	rc=$?
+	if [ "$want" -eq 0 ]; then
+		[ $rc -eq 0 ] && [ ! -s "$err" ] && grep -q -- "$pattern" "$out" && good=y
+	else
+		[ $rc -eq "$want" ] && one_line "$err" && grep -q -- "$pattern" "$err" &&
+			{ [ "$want" -ne 2 ] || [ ! -s "$out" ]; } && good=y
+	fi
+	if [ -n "$good" ]; then
+		ok "hostile $nhostile: $input: exit $want"
+	else
+		not_ok "hostile $nhostile: $input: exit $want (got $rc)"
+		diag "$err"
+	fi
+	rm -f "$out" "$err"
+}
+
 synthetic() { "$pftrace" replay --synthetic chain=1 -r 5 "$@"; }
 kind() { stat -c %F "$1"; }
 
@@ -40,7 +98,7 @@ ln -s /proc/self/fd/1 link-to-stdout
 # (a copy of /dev/null, not the real one: a regression would replace it)
 for target in null-copy full-copy fifo link-to-stdout; do
 	before=$(kind "$target")
-	refuses "1: -o $target ($before)" "-o $target: is a" timeout 10 "$pftrace" replay \
+	hostile "-o $target ($before)" 2 "-o $target: is a" timeout 10 "$pftrace" replay \
 		--synthetic chain=1 -r 5 -o "$target"
 	check "1: $target is still a $before" [ "$(kind "$target")" = "$before" ]
 done
@@ -67,38 +125,38 @@ check "3: replay r.json -o ./r.json keeps the targets and adds the replay" \
 	jq_true r.json '(.targets | length) == 1 and .targets[0].lookups == 3 and .replay.reps == 5'
 check "3: ...and report reads it back" "$pftrace" report r.json
 run_file unknown-recipe.json 'recipe="no\u001bsuch"'
-refuses "3: replay of a run whose recipe this pftrace does not know" \
+hostile "replay of a run whose recipe this pftrace does not know" 2 \
 	"recipe 'no\\\\x1bsuch' is not one this pftrace knows" "$pftrace" replay unknown-recipe.json -r 5
 synthetic -o syn.json >/dev/null
 check "3: report reads a replay --synthetic -o file" "$pftrace" report syn.json
 
 # 4. --vmlinux must be the running kernel
-refuses "4: sites --vmlinux of pftrace's own binary" "is not the running kernel" \
+hostile "sites --vmlinux of pftrace's own binary" 2 "is not the running kernel" \
 	"$pftrace" sites --vmlinux "$pftrace" -f avc_lookup
 
 # 5. counts that do not fit are refused on read, and merge does not wrap
 run_file past.json 'hit_position=[{"min": 1, "max": 1, "count": 1000}]'
-refuses "5: hit_position summing past chain_walked" "1000 hits at position 1 but only 2 walks" \
+hostile "hit_position summing past chain_walked" 2 "1000 hits at position 1 but only 2 walks" \
 	"$pftrace" report past.json
 run_file wrap.json hits=18446744073709551615 misses=4
-refuses "5: hits + misses wrapping onto lookups" "out of range" "$pftrace" report wrap.json
+hostile "hits + misses wrapping onto lookups" 2 "out of range" "$pftrace" report wrap.json
 big=6000000000000000000
 run_file big.json lookups=$big hits=$big misses=0 next_null_at_hit=$big \
 	"chain_walked=[{\"min\": 1, \"max\": 1, \"count\": $big}]" \
 	"hit_position=[{\"min\": 1, \"max\": 1, \"count\": $big}]" \
 	"self_check={\"agree\": $big, \"disagree\": 0, \"checked\": $big, \"agree_pct\": 100.0, \"ok\": true}"
 check "5: a run of 6e18 lookups reads" "$pftrace" report big.json
-refuses "5: merge of 6e18 + 6e18 lookups" "overflow" "$pftrace" merge big.json big.json
+hostile "merge of 6e18 + 6e18 lookups" 2 "overflow" "$pftrace" merge big.json big.json
 
 # 6. nothing blocks: FIFOs and character devices as inputs
 for how in "report fifo" "report /dev/kmsg" "-f avc_lookup --btf fifo -d 1" \
 	   "sites --vmlinux fifo"; do
 	# shellcheck disable=SC2086
-	refuses "6: $how, without blocking" "not a regular file" timeout 10 "$pftrace" $how
+	hostile "$how, without blocking" 2 "not a regular file" timeout 10 "$pftrace" $how
 done
 
 # 7. no undefined conversion of a huge node size
-refuses "7: --synthetic node=1e300" "node=1e+300 is not a whole number of bytes" \
+hostile "--synthetic node=1e300" 2 "node=1e+300 is not a whole number of bytes" \
 	"$pftrace" replay --synthetic chain=1,node=1e300 -r 5
 
 # 8. memory stays a bounded multiple of the file size
@@ -116,41 +174,41 @@ open("huge.json", "w").write(text.replace('"chain_walked": [', '"chain_walked": 
 small = ",".join('{"min": 1, "max": 1, "count": 1}' for _ in range(400000))
 open("many.json", "w").write(text.replace('"chain_walked": [', '"chain_walked": [' + small + ",", 1))
 PY
-refuses "8: a 42 MB run file (1.5 M buckets)" "larger than" "$pftrace" report huge.json
+hostile "a 42 MB run file (1.5 M buckets)" 2 "larger than" "$pftrace" report huge.json
 # (memory figures mean nothing under ASan's shadow memory)
 if [ -z "${SAFETY_SANITIZED:-}" ]; then
 	kb=$(peak_kb "$pftrace" report huge.json)
 	check "8: ...refused in under 32 MB (peak $kb kB)" [ "$kb" -lt 32768 ]
 fi
 size_kb=$(( $(stat -c %s many.json) / 1024 ))
-refuses "8: a ${size_kb} kB run file of 400,000 buckets" "too many JSON values" "$pftrace" report many.json
+hostile "a ${size_kb} kB run file of 400,000 buckets" 2 "too many JSON values" "$pftrace" report many.json
 if [ -z "${SAFETY_SANITIZED:-}" ]; then
 	kb=$(peak_kb "$pftrace" report many.json)
 	check "8: ...read in under 33 x its size + 8 MB (peak $kb kB)" [ "$kb" -lt $((33 * size_kb + 8192)) ]
 fi
 
 # 9. error lines name what the user typed, with a reason
-refuses "9: pftrace -Xv" "unknown option '-X'" "$pftrace" -Xv
+hostile "pftrace -Xv" 2 "unknown option '-X'" "$pftrace" -Xv
 for cmd in features merge replay sites; do
-	refuses "9: $cmd -Xv" "$cmd: unknown option '-X'" "$pftrace" "$cmd" -Xv
+	hostile "$cmd -Xv" 2 "$cmd: unknown option '-X'" "$pftrace" "$cmd" -Xv
 done
 run_file schema0.json /schema=0
-refuses "9: schema 0" "schema 0 does not exist" "$pftrace" report schema0.json
+hostile "schema 0" 2 "schema 0 does not exist" "$pftrace" report schema0.json
 run_file huge-count.json lookups=100000000000000000000000
-refuses "9: lookups 1e23" "lookups is out of range" "$pftrace" report huge-count.json
+hostile "lookups 1e23" 2 "lookups is out of range" "$pftrace" report huge-count.json
 head -c 4096 /dev/urandom >random.bin
 : >empty
-refuses "9: --btf of random bytes" "--btf random.bin: not a kernel BTF" \
+hostile "--btf of random bytes" 2 "--btf random.bin: not a kernel BTF" \
 	"$pftrace" -f avc_lookup --btf random.bin -d 1
-refuses "9: an empty --btf" "--btf empty: is empty" "$pftrace" -f avc_lookup --btf empty -d 1
-refuses "9: --vmlinux that is not ELF" "--vmlinux /etc/passwd: not an ELF file$" \
+hostile "an empty --btf" 2 "--btf empty: is empty" "$pftrace" -f avc_lookup --btf empty -d 1
+hostile "--vmlinux that is not ELF" 2 "--vmlinux /etc/passwd: not an ELF file$" \
 	"$pftrace" sites --vmlinux /etc/passwd
-refuses "9: an empty run file" "empty: is empty" "$pftrace" report empty
+hostile "an empty run file" 2 "empty: is empty" "$pftrace" report empty
 
 # 10. a trailing slash is refused before any work, and nothing is written
 mkdir dir
-refuses "10: -o dir/ (a directory)" "-o dir/: names a directory" synthetic -o dir/
-refuses "10: -o nodir/ (missing)" "-o nodir/: names a directory" synthetic -o nodir/
+hostile "-o dir/ (a directory)" 2 "-o dir/: names a directory" synthetic -o dir/
+hostile "-o nodir/ (missing)" 2 "-o nodir/: names a directory" synthetic -o nodir/
 check "10: ...and nothing written" sh -c '[ -z "$(ls -A dir)" ] && [ ! -e nodir ]'
 
 # 11. unprivileged features says which capabilities are missing
@@ -170,13 +228,19 @@ check "12: ...no fake line" sh -c "! grep -q '^Fake: line' ctl.txt"
 check "12: ...the escape shown as \\x1b" grep -qF 'avc\x1b[2J' ctl.txt
 
 # 13. an interval too short to advance is refused
-refuses "13: -i 1e-300" "-i wants a number of seconds (0.1 <= N" "$pftrace" -f avc_lookup -i 1e-300 -d 1
-refuses "13: -i 0" "-i wants a number of seconds" "$pftrace" -f avc_lookup -i 0 -d 1
+hostile "-i 1e-300" 2 "-i wants a number of seconds (0.1 <= N" "$pftrace" -f avc_lookup -i 1e-300 -d 1
+hostile "-i 0" 2 "-i wants a number of seconds" "$pftrace" -f avc_lookup -i 0 -d 1
 
 # 14. (the JSON stream is checked in the lab) OpenMetrics has one exposition
-refuses "14: -i with -o -" "-i and -o - would both write to stdout" \
+hostile "-i with -o -" 2 "-i and -o - would both write to stdout" \
 	"$pftrace" -f avc_lookup -i 1 -d 2 -o -
-refuses "14: -i with --format openmetrics" "-i reports intervals as text or json" \
+hostile "-i with --format openmetrics" 2 "-i reports intervals as text or json" \
 	"$pftrace" -f avc_lookup -i 1 -d 2 --format openmetrics
+
+# the table in the docs is this list
+if [ "${1:-}" = --update-doc ]; then
+	cp "$doc" "$committed_doc"
+fi
+check "docs/hostile-inputs.md lists the $nhostile hostile inputs above" cmp -s "$doc" "$committed_doc"
 
 summary host
