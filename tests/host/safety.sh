@@ -75,18 +75,36 @@ hostile() {
 synthetic() { "$pftrace" replay --synthetic chain=1 -r 5 "$@"; }
 kind() { stat -c %F "$1"; }
 
-# run_file NAME [KEY=JSON...]: minimal.json with targets[0]'s KEYs replaced
+# run_file NAME [KEY=JSON | KEY:=TEXT | KEY=-]...: a run file ($base, by
+# default minimal.json) with KEYs set. KEY is a path: a/b/0 below
+# targets[0], /a/b below the root. KEY:=TEXT puts TEXT in verbatim (1e400,
+# a NaN literal); KEY=- deletes it.
+base=$minimal
 run_file() {
 	local name=$1
 	shift
-	python3 - "$minimal" "$@" >"$name" <<'PY'
+	python3 - "$base" "$@" >"$name" <<'PY'
 import json, sys
 run = json.load(open(sys.argv[1]))
-for kv in sys.argv[2:]:
-    k, v = kv.split("=", 1)
+raw = {}
+for i, kv in enumerate(sys.argv[2:]):
+    verbatim = ":=" in kv.split("=", 1)[0] + "="
+    k, v = kv.split(":=" if verbatim else "=", 1)
     where = run if k.startswith("/") else run["targets"][0]
-    where[k.lstrip("/")] = json.loads(v)
-json.dump(run, sys.stdout)
+    path = [int(p) if p.isdigit() else p for p in k.strip("/").split("/")]
+    for p in path[:-1]:
+        where = where[p]
+    if v == "-":
+        del where[path[-1]]
+        continue
+    if verbatim:
+        raw['"@@raw%d@@"' % i] = v
+        v = '"@@raw%d@@"' % i
+    where[path[-1]] = json.loads(v)
+text = json.dumps(run)
+for k, v in raw.items():
+    text = text.replace(k, v)
+sys.stdout.write(text)
 PY
 }
 
@@ -236,6 +254,40 @@ hostile "-i with -o -" 2 "-i and -o - would both write to stdout" \
 	"$pftrace" -f avc_lookup -i 1 -d 2 -o -
 hostile "-i with --format openmetrics" 2 "-i reports intervals as text or json" \
 	"$pftrace" -f avc_lookup -i 1 -d 2 --format openmetrics
+
+# NUL in strings: C would cut "avc_lookup\u0000evil" at the NUL, so no
+# reader takes one; strings are strings, and fit where they are kept
+run_file nul.json 'traced="avc_lookup\u0000evil"'
+hostile "a traced name holding a NUL (\\u0000)" 2 'targets\[0\]\.traced holds a NUL byte' \
+	"$pftrace" report nul.json
+run_file nul-cmd.json '/command="pftrace\u0000 -f x"'
+hostile "the command holding a NUL" 2 'command holds a NUL byte' "$pftrace" report nul-cmd.json
+run_file nul-release.json '/kernel/release="6.12\u0000"'
+hostile "kernel.release holding a NUL" 2 'release holds a NUL byte' "$pftrace" report nul-release.json
+run_file nul-last.json 'traced="avc_lookup\u0000"'
+hostile "a traced name ending in a NUL" 2 'holds a NUL byte' "$pftrace" report nul-last.json
+hostile "diff of a run holding a NUL" 2 'nul.json: targets\[0\]\.traced holds a NUL byte' \
+	"$pftrace" diff "$minimal" nul.json
+hostile "merge of a run holding a NUL" 2 'holds a NUL byte' "$pftrace" merge "$minimal" nul.json
+hostile "plot of a run holding a NUL" 2 'holds a NUL byte' "$pftrace" plot nul.json -o nul.svg
+base=$top/tests/fuzz/corpus/runfile/snapshot.json
+run_file nul-hash.json 'snapshot/hash="xor\u0000jhash"'
+hostile "whatif of a snapshot whose hash name holds a NUL" 2 'hash holds a NUL byte' \
+	"$pftrace" whatif nul-hash.json
+base=$minimal
+run_file nonstring.json 'traced=42'
+hostile "a traced name that is a number" 2 'targets\[0\]\.traced is not a string' \
+	"$pftrace" report nonstring.json
+run_file long-name.json "traced=\"$(head -c 5000 /dev/zero | tr '\0' a)\""
+hostile "a traced name of 5000 bytes" 2 'traced is longer than 4096 bytes' \
+	"$pftrace" report long-name.json
+run_file long-started.json "/started=\"$(head -c 100 /dev/zero | tr '\0' 9)\""
+hostile "a start time of 100 bytes (40 are kept)" 2 'started is longer than 39 bytes' \
+	"$pftrace" report long-started.json
+synthetic -o syn-nul.json >/dev/null
+python3 -c 'import json, sys; d = json.load(open(sys.argv[1])); d["replay"]["traced"] = "x\u0000y"; json.dump(d, open(sys.argv[1], "w"))' syn-nul.json
+hostile "a replay section whose traced name holds a NUL" 2 'replay\.traced holds a NUL byte' \
+	"$pftrace" report syn-nul.json
 
 # the table in the docs is this list
 if [ "${1:-}" = --update-doc ]; then

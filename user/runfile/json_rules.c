@@ -110,3 +110,25 @@ bool json_count_add(__u64 a, __u64 b, __u64 *sum)
 {
 	return !__builtin_add_overflow(a, b, sum) && *sum <= PFT_COUNT_MAX;
 }
+
+const char *json_text_of(struct json_object *v, size_t max, const char **out,
+			 char *why, size_t whylen)
+{
+	const char *s;
+	size_t n;
+
+	*out = "";
+	if (!json_object_is_type(v, json_type_string))
+		return "is not a string";
+	s = json_object_get_string(v);
+	n = (size_t)json_object_get_string_len(v);
+	/* C would cut it there: "avc_lookup\u0000evil" is no name pftrace wrote */
+	if (strlen(s) != n)
+		return "holds a NUL byte";
+	if (n > max) {
+		snprintf(why, whylen, "is longer than %zu bytes", max);
+		return why;
+	}
+	*out = s;
+	return NULL;
+}

@@ -20,6 +20,9 @@ struct reader {
 	const char *name;
 	char *err;
 	size_t errlen;
+	const char *where;   /* the object being read ("targets[0]"), for strings' errors */
+	char target_at[32];  /* where, while a target is read */
+	bool failed;         /* the first refusal stands: a read ends failed */
 };
 
 static int fail(struct reader *r, const char *fmt, ...)
@@ -27,10 +30,13 @@ static int fail(struct reader *r, const char *fmt, ...)
 	char msg[400];
 	va_list ap;
 
+	if (r->failed)
+		return -1;
 	va_start(ap, fmt);
 	vsnprintf(msg, sizeof(msg), fmt, ap);
 	va_end(ap);
 	snprintf(r->err, r->errlen, "%s: %s", r->name, msg);
+	r->failed = true;
 	return -1;
 }
 
@@ -45,13 +51,17 @@ static const char *keep(struct reader *r, const char *s)
 	size_t cap;
 	char *copy;
 
-	if (rf->nstrings == (int)(sizeof(rf->strings) / sizeof(rf->strings[0])))
+	if (rf->nstrings == (int)(sizeof(rf->strings) / sizeof(rf->strings[0]))) {
+		fail(r, "more strings than a run file holds");
 		return "";
+	}
 	s = s ? s : "";
 	cap = 4 * strlen(s) + 6;   /* each byte at most "\xNN", and text_safe's margin */
 	copy = malloc(cap);
-	if (!copy)
+	if (!copy) {
+		fail(r, "out of memory");
 		return "";
+	}
 	text_safe(s, copy, cap);
 	rf->strings[rf->nstrings++] = copy;
 	return copy;
@@ -89,11 +99,28 @@ static int add_count(struct reader *r, const char *what, __u64 a, __u64 b, __u64
 	return 0;
 }
 
+/* A string member, "" when absent; one that is no string, holds a NUL or runs long fails the read. */
 static const char *get_string(struct reader *r, struct json_object *o, const char *key)
 {
 	struct json_object *v = member(o, key);
+	const char *s = "", *why;
+	char whybuf[64];
 
-	return keep(r, v && json_object_is_type(v, json_type_string) ? json_object_get_string(v) : "");
+	if (v && (why = json_text_of(v, JSON_TEXT_MAX, &s, whybuf, sizeof(whybuf))))
+		fail(r, "%s%s%s %s", r->where ? r->where : "", r->where ? "." : "", key, why);
+	return keep(r, s);
+}
+
+/* The same into a buffer of its own, which it must fit escaped. */
+static void get_string_into(struct reader *r, struct json_object *o, const char *key,
+			    char *buf, size_t size)
+{
+	const char *s = get_string(r, o, key);
+
+	if (strlen(s) >= size)
+		fail(r, "%s%s%s is longer than %zu bytes", r->where ? r->where : "",
+		     r->where ? "." : "", key, size - 1);
+	snprintf(buf, size, "%s", s);
 }
 
 /* an optional true/false member: absent is false, anything but a boolean refused */
@@ -293,6 +320,8 @@ static int read_target(struct reader *r, struct json_object *t, int idx)
 	snprintf(where, sizeof(where), "targets[%d]", idx);
 	if (!t || !json_object_is_type(t, json_type_object))
 		return fail(r, "%s is not an object", where);
+	snprintf(r->target_at, sizeof(r->target_at), "%s", where);
+	r->where = r->target_at;
 	tr->requested = get_string(r, t, "requested");
 	tr->traced = get_string(r, t, "traced");
 	if (!tr->traced[0])
@@ -536,9 +565,11 @@ static int read_replay(struct reader *r, struct json_object *rj)
 
 	if (!per)
 		return fail(r, "replay has no \"per_lookup\"");
-	snprintf(rs->mode, sizeof(rs->mode), "%s", get_string(r, rj, "mode"));
-	snprintf(rs->unit, sizeof(rs->unit), "%s", get_string(r, rj, "unit"));
-	snprintf(rs->traced, sizeof(rs->traced), "%s", get_string(r, rj, "traced"));
+	r->where = "replay";
+	get_string_into(r, rj, "mode", rs->mode, sizeof(rs->mode));
+	get_string_into(r, rj, "unit", rs->unit, sizeof(rs->unit));
+	get_string_into(r, rj, "traced", rs->traced, sizeof(rs->traced));
+	r->where = NULL;
 	for (o = 0; o < PFT_REPLAY_OPTS; o++) {
 		struct json_object *oj = member(per, replay_keys[o]), *samples = member(oj, "samples");
 		size_t i, n;
@@ -592,7 +623,7 @@ int runfile_parse(const char *text, size_t len, const char *name, struct run_fil
 	rf->rep.command = get_string(&r, root, "command");
 	rf->rep.kernel_release = get_string(&r, member(root, "kernel"), "release");
 	rf->rep.btf_path = get_string(&r, member(root, "kernel"), "btf");
-	snprintf(rf->rep.started, sizeof(rf->rep.started), "%s", get_string(&r, root, "started"));
+	get_string_into(&r, root, "started", rf->rep.started, sizeof(rf->rep.started));
 	rf->rep.duration_s = get_number(root, "duration_s");
 	rf->rep.end_reason = get_string(&r, root, "end_reason");
 	rf->rep.startup_ms = get_number(root, "startup_ms");
@@ -655,21 +686,25 @@ int runfile_parse(const char *text, size_t len, const char *name, struct run_fil
 			goto out;
 		rf->rep.ntargets++;
 	}
+	r.where = NULL;
 	if ((v = member(root, "replay")) && read_replay(&r, v))
 		goto out;
 	if ((v = member(root, "sampling")) && json_object_is_type(v, json_type_object)) {
 		struct sample_result *sr = &rf->samples;
 
-		snprintf(sr->event, sizeof(sr->event), "%s", get_string(&r, v, "event"));
-		snprintf(sr->asked, sizeof(sr->asked), "%s", get_string(&r, v, "asked"));
-		snprintf(sr->note, sizeof(sr->note), "%s", get_string(&r, v, "note"));
+		r.where = "sampling";
+		get_string_into(&r, v, "event", sr->event, sizeof(sr->event));
+		get_string_into(&r, v, "asked", sr->asked, sizeof(sr->asked));
+		get_string_into(&r, v, "note", sr->note, sizeof(sr->note));
+		r.where = NULL;
 		if (get_flag(&r, v, "sampling", "fallback", &sr->fallback))
 			goto out;
 		sr->counts.total = get_u64(v, "total");
 		sr->counts.kernel = get_u64(v, "kernel");
 		rf->rep.samples = sr;
 	}
-	rc = 0;
+	/* a string refused along the way fails the read, with the first reason */
+	rc = r.failed ? -1 : 0;
 out:
 	json_object_put(root);
 	if (rc)

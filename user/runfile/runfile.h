@@ -18,7 +18,7 @@
 
 struct run_file {
 	struct run_report rep;
-	char *strings[96];      /* owned copies the report points into */
+	char *strings[192];     /* owned copies the report points into */
 	int nstrings;
 	bool has_histograms[PFT_MAX_TARGETS];  /* withheld after a failed self-check */
 	struct sample_result samples;          /* the sampling summary, if any */
