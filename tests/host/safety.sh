@@ -289,6 +289,67 @@ python3 -c 'import json, sys; d = json.load(open(sys.argv[1])); d["replay"]["tra
 hostile "a replay section whose traced name holds a NUL" 2 'replay\.traced holds a NUL byte' \
 	"$pftrace" report syn-nul.json
 
+# non-finite numbers: json-c takes NaN and Infinity and reads 1e400 as
+# infinity; no reader does, so no writer can pass one on
+strict_json() { # FILE: JSON as RFC 8259 has it, no NaN or Infinity
+	python3 -c 'import json, sys
+def no(c): raise ValueError(c)
+json.load(open(sys.argv[1]), parse_constant=no)' "$1"
+}
+run_file dur-inf.json '/duration_s:=Infinity'
+hostile "duration_s: Infinity" 2 'duration_s is not a finite number' "$pftrace" report dur-inf.json
+run_file dur-1e400.json '/duration_s:=1e400'
+hostile "duration_s: 1e400 (infinity once parsed)" 2 'duration_s is not a finite number' \
+	"$pftrace" report --format json dur-1e400.json
+run_file dur-minf.json '/duration_s:=-Infinity'
+hostile "duration_s: -Infinity" 2 'duration_s is not a finite number' "$pftrace" report dur-minf.json
+run_file dur-nan.json '/duration_s:=NaN'
+hostile "duration_s: NaN (not 'negative')" 2 'duration_s is not a finite number' \
+	"$pftrace" report dur-nan.json
+run_file dur-str.json '/duration_s="1.0"'
+hostile "duration_s: \"1.0\", a string (not 0 s)" 2 'duration_s is not a number' \
+	"$pftrace" report dur-str.json
+run_file dur-tiny.json '/duration_s:=1e-320'
+hostile "duration_s: 1e-320 (an infinite rate)" 2 'duration_s .* is below a nanosecond' \
+	"$pftrace" report --format json dur-tiny.json
+run_file dur-neg.json '/duration_s=-1'
+hostile "duration_s: -1" 2 'duration_s is out of range' "$pftrace" report dur-neg.json
+run_file dur-big.json '/duration_s=1e13'
+hostile "duration_s: 1e13" 2 'duration_s is out of range' "$pftrace" report dur-big.json
+hostile "merge of a run of duration_s Infinity" 2 'dur-inf.json: duration_s is not a finite number' \
+	"$pftrace" merge "$minimal" dur-inf.json
+hostile "diff of a run of duration_s NaN" 2 'duration_s is not a finite number' \
+	"$pftrace" diff dur-nan.json "$minimal"
+run_file dur-half.json '/duration_s=6e11'
+hostile "merge of two runs of 6e11 s (past 1e12 s)" 2 'duration_s or cpu_s overflows' \
+	"$pftrace" merge dur-half.json dur-half.json
+run_file startup-inf.json '/startup_ms:=Infinity'
+hostile "startup_ms: Infinity" 2 'startup_ms is not a finite number' \
+	"$pftrace" report --format json startup-inf.json
+run_file cpus-inf.json '/machine={"cpus": 1e400}'
+hostile "machine.cpus: 1e400" 2 'cpus is not a finite number' "$pftrace" report cpus-inf.json
+run_file rss-nan.json '/peak_rss_kb:=NaN'
+hostile "peak_rss_kb: NaN" 2 'peak_rss_kb is not a finite number' "$pftrace" report rss-nan.json
+run_file fit-inf.json 'latency={"unit": "ns", "fit": {"per_node": 5, "per_node_lo": -1e400, "per_node_hi": 1e400, "fixed": 1, "residual": 0}}'
+hostile "a latency fit whose interval is -1e400 to 1e400" 2 'per_node_lo is not a finite number' \
+	"$pftrace" report --format json fit-inf.json
+run_file duty-str.json '/duration_s=10' 'duty_cycle={"one_in": 4, "slices": 100, "slice_ms": "20", "attached_s": 2.5, "scale": 4, "switching_s": 0}'
+hostile "a duty cycle whose slice_ms is the string \"20\"" 2 'slice_ms is not a number' \
+	"$pftrace" report duty-str.json
+base=$top/tests/fuzz/corpus/runfile/snapshot.json
+run_file took-nan.json 'snapshot/took_ms:=NaN'
+hostile "a snapshot that took NaN ms" 2 'took_ms is not a finite number' \
+	"$pftrace" report --format json took-nan.json
+base=$minimal
+for f in "$minimal" "$top"/tests/fuzz/corpus/runfile/*.json "$top"/docs/examples/*.json; do
+	for fmt in json; do
+		"$pftrace" report --format $fmt "$f" >strict.json 2>/dev/null
+		check "report --format json of ${f##*/} is JSON, no NaN or Infinity" strict_json strict.json
+	done
+done
+"$pftrace" merge "$minimal" "$minimal" >merged.json 2>/dev/null
+check "merge's output is JSON, no NaN or Infinity" strict_json merged.json
+
 # the table in the docs is this list
 if [ "${1:-}" = --update-doc ]; then
 	cp "$doc" "$committed_doc"

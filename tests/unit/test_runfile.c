@@ -416,7 +416,7 @@ static void test_refuses_costly_trees(void **state)
 static void test_huge_numbers_clamped(void **state)
 {
 	const char *text = "{\"tool\": \"pftrace\", \"schema\": 1, \"machine\": {\"cpus\": 1e30}, "
-		"\"merged_runs\": -1e300, \"peak_rss_kb\": 1e400, \"workload\": {\"argv\": \"x\", "
+		"\"merged_runs\": -1e300, \"peak_rss_kb\": 1e300, \"workload\": {\"argv\": \"x\", "
 		"\"exit_status\": 18446744073709551615}, \"targets\": [{\"traced\": \"f\", "
 		"\"lookups\": 0, \"hits\": 0, \"misses\": 0, \"self_check\": {\"agree\": 0, \"disagree\": 0}}]}";
 	struct run_file rf;
@@ -427,6 +427,9 @@ static void test_huge_numbers_clamped(void **state)
 	assert_int_equal(rf.rep.cpus, INT_MAX);
 	assert_int_equal(rf.rep.merged_runs, INT_MIN);
 	runfile_free(&rf);
+	/* 1e400 is no finite number: refused, not clamped */
+	refuse("{\"tool\": \"pftrace\", \"schema\": 1, \"peak_rss_kb\": 1e400, \"targets\": []}",
+	       "peak_rss_kb is not a finite number");
 }
 
 static void test_chi_square_p(void **state)

@@ -120,6 +120,12 @@ int merge_runs(const struct run_report *const *runs, int n, const char *const *n
 			out->hostname = "fleet";
 		out->duration_s += r->duration_s;
 		out->cpu_s += r->cpu_s;
+		/* the merged file must be one the reader takes */
+		if (out->duration_s > PFT_DURATION_MAX || out->cpu_s > 1e9) {
+			snprintf(err, errlen, "%s: the runs' duration_s or cpu_s overflows when added to "
+				 "the runs before it (at most %g s and 1e9 s)", names[i], PFT_DURATION_MAX);
+			return -1;
+		}
 		cpu_known &= r->cpu_s > 0;   /* a file before cpu_s, or a run of none */
 		out->merged_runs += r->merged_runs > 1 ? r->merged_runs : 1;
 	}

@@ -22,6 +22,7 @@
 #include "fileio.h"
 #include "commands.h"
 #include "opts.h"
+#include "output.h"
 #include "runfile.h"
 #include "session.h"
 #include "table_render.h"
@@ -581,6 +582,7 @@ int cmd_whatif(int argc, char **argv)
 			q.target ? q.target : "");
 		worst = 2;
 	} else if (root) {
+		json_finite_only(root);
 		printf("%s\n", json_object_to_json_string_ext(root, JSON_C_TO_STRING_PRETTY |
 							      JSON_C_TO_STRING_NOSLASHESCAPE));
 	}

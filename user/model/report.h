@@ -22,6 +22,12 @@ enum out_format { FORMAT_TEXT, FORMAT_JSON, FORMAT_OPENMETRICS, FORMAT_PROMETHEU
 #define PFT_SCHEMA_VERSION 1
 /* Every count in a run file is below 2^63 (json-c reads integers as int64). */
 #define PFT_COUNT_MAX ((__u64)INT64_MAX - 1)
+/*
+ * A run's duration_s, 0 or in [MIN, MAX]: a rate over less than a
+ * nanosecond could overflow to infinity; MAX holds merges of many runs.
+ */
+#define PFT_DURATION_MIN 1e-9
+#define PFT_DURATION_MAX 1e12
 
 /* -p, --cgroup, --only-command: whose lookups were counted */
 struct run_filter {

@@ -132,3 +132,23 @@ const char *json_text_of(struct json_object *v, size_t max, const char **out,
 	*out = s;
 	return NULL;
 }
+
+const char *json_number_of(struct json_object *v, double lo, double hi, double *out,
+			   char *why, size_t whylen)
+{
+	double d;
+
+	*out = 0;
+	if (!json_object_is_type(v, json_type_double) && !json_object_is_type(v, json_type_int))
+		return "is not a number";
+	d = json_object_get_double(v);
+	/* json-c takes NaN and Infinity, and reads 1e400 as infinity: none is JSON's */
+	if (!isfinite(d))
+		return "is not a finite number";
+	if (!(d >= lo && d <= hi)) {
+		snprintf(why, whylen, "is out of range (%g to %g)", lo, hi);
+		return why;
+	}
+	*out = d;
+	return NULL;
+}

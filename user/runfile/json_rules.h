@@ -43,6 +43,9 @@ struct json_object *json_parse_bounded(const char *text, size_t len, size_t max,
 const char *json_count_of(struct json_object *v, __u64 *out);
 /* a + b, false where the sum would pass PFT_COUNT_MAX */
 bool json_count_add(__u64 a, __u64 b, __u64 *sum);
+/* a finite number in [LO, HI]; WHY holds "is out of range (LO to HI)" */
+const char *json_number_of(struct json_object *v, double lo, double hi, double *out,
+			   char *why, size_t whylen);
 /* a string of at most MAX bytes and no NUL; WHY holds "is longer than MAX bytes" */
 const char *json_text_of(struct json_object *v, size_t max, const char **out,
 			 char *why, size_t whylen);

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 #include <errno.h>
+#include <float.h>
 #include <limits.h>
 #include <math.h>
 #include <stdarg.h>
@@ -138,31 +139,45 @@ static int get_flag(struct reader *r, struct json_object *o, const char *where, 
 	return 0;
 }
 
-static double get_number(struct json_object *o, const char *key)
+/*
+ * A number member in [LO, HI], 0 when absent; a string, NaN, an
+ * infinity (1e400 reads as one) or a number out of range fails the read.
+ */
+static double get_range(struct reader *r, struct json_object *o, const char *key,
+			double lo, double hi)
 {
 	struct json_object *v = member(o, key);
+	const char *why;
+	char whybuf[64];
+	double d = 0;
 
-	return v && (json_object_is_type(v, json_type_double) || json_object_is_type(v, json_type_int))
-	       ? json_object_get_double(v) : 0;
+	if (v && (why = json_number_of(v, lo, hi, &d, whybuf, sizeof(whybuf))))
+		fail(r, "%s%s%s %s", r->where ? r->where : "", r->where ? "." : "", key, why);
+	return d;
 }
+
+/* a latency fit's figures, ns or cycles: far past any cost, short of overflow */
+#define FIT_MAX 1e12
+
+/* any finite number: what the field may hold is checked where it is used */
+#define get_number(r, o, key) get_range((r), (o), (key), -DBL_MAX, DBL_MAX)
 
 /*
  * A number member converted to an integer type without undefined
- * behaviour: NaN reads as 0, and anything out of [lo, hi] is clamped (a
- * fuzzer found a cpus of 1.8e19 converted straight to int).
+ * behaviour: anything out of [lo, hi] is clamped (a fuzzer found a cpus
+ * of 1.8e19 converted straight to int).
  */
-static double get_clamped(struct json_object *o, const char *key, double lo, double hi)
+static double get_clamped(struct reader *r, struct json_object *o, const char *key, double lo,
+			  double hi)
 {
-	double v = get_number(o, key);
+	double v = get_number(r, o, key);
 
-	if (!(v == v))
-		return 0;
 	return v < lo ? lo : v > hi ? hi : v;
 }
 
-#define get_int(o, key) ((int)get_clamped((o), (key), INT_MIN, INT_MAX))
-#define get_long(o, key) ((long)get_clamped((o), (key), (double)LONG_MIN, 9.2e18))
-#define get_u64(o, key) ((__u64)get_clamped((o), (key), 0, 1.8e19))
+#define get_int(r, o, key) ((int)get_clamped((r), (o), (key), INT_MIN, INT_MAX))
+#define get_long(r, o, key) ((long)get_clamped((r), (o), (key), (double)LONG_MIN, 9.2e18))
+#define get_u64(r, o, key) ((__u64)get_clamped((r), (o), (key), 0, 1.8e19))
 
 /*
  * --sample's duty cycle, if the target was traced with one: every value
@@ -186,18 +201,18 @@ static int get_duty(struct reader *r, struct json_object *t, const char *where,
 	if (get_count(r, o, where, "one_in", true, &one_in) ||
 	    get_count(r, o, where, "slices", true, &slices))
 		return -1;
-	d->slice_ms = get_number(o, "slice_ms");
-	d->attached_s = get_number(o, "attached_s");
-	d->scale = get_number(o, "scale");
-	d->switching_s = get_number(o, "switching_s");
-	d->attach_ms = get_number(o, "attach_ms");
-	d->detach_ms = get_number(o, "detach_ms");
+	d->slice_ms = get_number(r, o, "slice_ms");
+	d->attached_s = get_number(r, o, "attached_s");
+	d->scale = get_number(r, o, "scale");
+	d->switching_s = get_number(r, o, "switching_s");
+	d->attach_ms = get_number(r, o, "attach_ms");
+	d->detach_ms = get_number(r, o, "detach_ms");
 	snprintf(dwhere, sizeof(dwhere), "%s.duty_cycle", where);
 	if (get_flag(r, o, dwhere, "slice_chosen", &d->slice_chosen) ||
 	    get_flag(r, o, dwhere, "stays_attached", &d->stays_attached))
 		return -1;
-	d->switch_cpu_ms = get_number(o, "switch_cpu_ms");
-	d->walk_cpu_s = get_number(o, "walk_cpu_s");
+	d->switch_cpu_ms = get_number(r, o, "switch_cpu_ms");
+	d->walk_cpu_s = get_number(r, o, "walk_cpu_s");
 	if (one_in < 2 || one_in > 10000 || slices > 1000000000)
 		return fail(r, "%s.duty_cycle: one_in %llu or slices %llu out of range", where,
 			    (unsigned long long)one_in, (unsigned long long)slices);
@@ -414,8 +429,8 @@ static int read_target(struct reader *r, struct json_object *t, int idx)
 		struct json_object *pf = member(v, "prefetch");
 
 		snprintf(p->name, sizeof(p->name), "%s", tr->traced);
-		p->samples = get_u64(v, "samples");
-		p->size = (unsigned long)get_u64(v, "size");
+		p->samples = get_u64(r, v, "samples");
+		p->size = (unsigned long)get_u64(r, v, "size");
 		p->nprefetch = pf && json_object_is_type(pf, json_type_array) ?
 			       (int)json_object_array_length(pf) : 0;
 		tr->profile = p;
@@ -424,11 +439,11 @@ static int read_target(struct reader *r, struct json_object *t, int idx)
 	if (v && json_object_is_type(v, json_type_object)) {
 		struct latency_fit *fit = &r->rf->lat_fits[idx];
 
-		fit->per_node = get_number(v, "per_node");
-		fit->per_node_lo = get_number(v, "per_node_lo");
-		fit->per_node_hi = get_number(v, "per_node_hi");
-		fit->fixed = get_number(v, "fixed");
-		fit->residual = get_number(v, "residual");   /* absent before it was written: 0 */
+		fit->per_node = get_range(r, v, "per_node", -FIT_MAX, FIT_MAX);
+		fit->per_node_lo = get_range(r, v, "per_node_lo", -FIT_MAX, FIT_MAX);
+		fit->per_node_hi = get_range(r, v, "per_node_hi", -FIT_MAX, FIT_MAX);
+		fit->fixed = get_range(r, v, "fixed", -FIT_MAX, FIT_MAX);
+		fit->residual = get_range(r, v, "residual", -FIT_MAX, FIT_MAX);   /* absent before it was written: 0 */
 		fit->ok = isfinite(fit->residual) && fit->residual >= 0 && isfinite(fit->per_node) && fit->per_node_lo <= fit->per_node &&
 			  fit->per_node <= fit->per_node_hi;
 		tr->latency_fit = fit->ok ? fit : NULL;
@@ -519,7 +534,7 @@ static int read_snapshot(struct reader *r, struct json_object *o, const char *wh
 		return fail(r, "%s: %llu buckets are not 2^bits (bits %llu)", where,
 			    (unsigned long long)s->shape.buckets, (unsigned long long)bits);
 	s->bits = (unsigned int)bits;
-	s->took_ms = get_number(o, "took_ms");
+	s->took_ms = get_range(r, o, "took_ms", 0, 1e12);
 	if (get_count(r, o, where, "changed_buckets", false, &s->changed_buckets) ||
 	    get_count(r, o, where, "cut", false, &s->cut) ||
 	    get_count(r, o, where, "restarts", false, &s->restarts))
@@ -576,9 +591,9 @@ static int read_replay(struct reader *r, struct json_object *rj)
 
 		if (!oj || !samples || !json_object_is_type(samples, json_type_array))
 			return fail(r, "replay.per_lookup.%s is incomplete", replay_keys[o]);
-		rs->median[o] = get_number(oj, "median");
-		rs->lo[o] = get_number(oj, "lo");
-		rs->hi[o] = get_number(oj, "hi");
+		rs->median[o] = get_number(r, oj, "median");
+		rs->lo[o] = get_number(r, oj, "lo");
+		rs->hi[o] = get_number(r, oj, "hi");
 		n = json_object_array_length(samples);
 		if (n < 1 || n > PFT_REPLAY_MAX_REPS || (o && (int)n != rs->reps))
 			return fail(r, "replay.per_lookup.%s has %zu samples", replay_keys[o], n);
@@ -624,19 +639,20 @@ int runfile_parse(const char *text, size_t len, const char *name, struct run_fil
 	rf->rep.kernel_release = get_string(&r, member(root, "kernel"), "release");
 	rf->rep.btf_path = get_string(&r, member(root, "kernel"), "btf");
 	get_string_into(&r, root, "started", rf->rep.started, sizeof(rf->rep.started));
-	rf->rep.duration_s = get_number(root, "duration_s");
+	rf->rep.duration_s = get_range(&r, root, "duration_s", 0, PFT_DURATION_MAX);
 	rf->rep.end_reason = get_string(&r, root, "end_reason");
-	rf->rep.startup_ms = get_number(root, "startup_ms");
-	rf->rep.peak_rss_kb = get_long(root, "peak_rss_kb");
-	rf->rep.cpu_s = get_number(root, "cpu_s");
+	rf->rep.startup_ms = get_range(&r, root, "startup_ms", 0, 1e9);
+	rf->rep.peak_rss_kb = get_long(&r, root, "peak_rss_kb");
+	rf->rep.cpu_s = get_number(&r, root, "cpu_s");
 	rf->rep.bpf_stats = get_string(&r, root, "bpf_stats");
 	rf->rep.hostname = get_string(&r, member(root, "machine"), "hostname");
 	rf->rep.arch = get_string(&r, member(root, "machine"), "arch");
 	rf->rep.cpu_model = get_string(&r, member(root, "machine"), "cpu");
-	rf->rep.cpus = get_int(member(root, "machine"), "cpus");
-	rf->rep.merged_runs = get_int(root, "merged_runs");
-	if (!(rf->rep.duration_s >= 0)) {
-		fail(&r, "duration_s is negative");
+	rf->rep.cpus = get_int(&r, member(root, "machine"), "cpus");
+	rf->rep.merged_runs = get_int(&r, root, "merged_runs");
+	/* a rate over less than a nanosecond overflows: 1e-320 s would give infinite lookups/s */
+	if (rf->rep.duration_s > 0 && rf->rep.duration_s < PFT_DURATION_MIN) {
+		fail(&r, "duration_s %g is below a nanosecond", rf->rep.duration_s);
 		goto out;
 	}
 	if (!(rf->rep.cpu_s >= 0 && rf->rep.cpu_s <= 1e9)) {
@@ -645,7 +661,7 @@ int runfile_parse(const char *text, size_t len, const char *name, struct run_fil
 	}
 	if ((v = member(root, "workload"))) {
 		rf->rep.child_command = get_string(&r, v, "argv");
-		rf->rep.child_exit = get_int(v, "exit_status");
+		rf->rep.child_exit = get_int(&r, v, "exit_status");
 	}
 	/* whose lookups were counted: merge refuses to add different tenants */
 	if ((v = member(root, "filter"))) {
@@ -656,13 +672,13 @@ int runfile_parse(const char *text, size_t len, const char *name, struct run_fil
 			goto out;
 		}
 		rf->filter.present = true;
-		rf->filter.pid = get_long(v, "pid");
+		rf->filter.pid = get_long(&r, v, "pid");
 		rf->filter.cgroup = cg && json_object_is_type(cg, json_type_string) ?
 				    get_string(&r, v, "cgroup") : NULL;
 		rf->filter.only_command = json_object_get_boolean(member(v, "only_command"));
-		rf->filter.cgroup_id = get_u64(v, "cgroup_id");
-		rf->filter.followed = get_u64(v, "followed");
-		rf->filter.follow_dropped = get_u64(v, "follow_dropped");
+		rf->filter.cgroup_id = get_u64(&r, v, "cgroup_id");
+		rf->filter.followed = get_u64(&r, v, "followed");
+		rf->filter.follow_dropped = get_u64(&r, v, "follow_dropped");
 		if (rf->filter.pid < 0 || (!rf->filter.pid && !rf->filter.cgroup &&
 					   !rf->filter.only_command)) {
 			fail(&r, "filter names no pid, cgroup or command");
@@ -699,8 +715,8 @@ int runfile_parse(const char *text, size_t len, const char *name, struct run_fil
 		r.where = NULL;
 		if (get_flag(&r, v, "sampling", "fallback", &sr->fallback))
 			goto out;
-		sr->counts.total = get_u64(v, "total");
-		sr->counts.kernel = get_u64(v, "kernel");
+		sr->counts.total = get_u64(&r, v, "total");
+		sr->counts.kernel = get_u64(&r, v, "kernel");
 		rf->rep.samples = sr;
 	}
 	/* a string refused along the way fails the read, with the first reason */
