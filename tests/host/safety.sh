@@ -350,6 +350,49 @@ done
 "$pftrace" merge "$minimal" "$minimal" >merged.json 2>/dev/null
 check "merge's output is JSON, no NaN or Infinity" strict_json merged.json
 
+# the replay section: each pass a finite, positive time, and the medians
+# those passes give, not the file's word
+synthetic -o replay-base.json >/dev/null
+replay_file() { # NAME PYTHON: replay-base.json with PYTHON run on its replay section r
+	python3 - replay-base.json "$2" >"$1" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+r = d["replay"]
+none = r["per_lookup"]["none"]
+exec(sys.argv[2])
+text = json.dumps(d)
+sys.stdout.write(text.replace('"@inf"', "Infinity").replace('"@nan"', "NaN"))
+PY
+}
+replay_file replay-inf.json 'none["samples"][0] = "@inf"'
+hostile "a replay pass of Infinity" 2 'samples\[0\] is not a finite number' "$pftrace" report replay-inf.json
+replay_file replay-neg.json 'none["samples"][1] = -1e300'
+hostile "a replay pass of -1e300" 2 'samples\[1\] is out of range' "$pftrace" report replay-neg.json
+replay_file replay-str.json 'none["samples"][2] = "fast"'
+hostile "a replay pass of \"fast\"" 2 'samples\[2\] is not a number' "$pftrace" report replay-str.json
+replay_file replay-nan.json 'none["samples"][3] = "@nan"'
+hostile "a replay pass of NaN" 2 'samples\[3\] is not a finite number' "$pftrace" report replay-nan.json
+replay_file replay-zero.json 'none["samples"][4] = 0'
+hostile "a replay pass of 0" 2 'samples\[4\] is out of range' "$pftrace" report replay-zero.json
+replay_file replay-mnan.json 'none["median"] = "@nan"'
+hostile "a replay median of NaN" 2 'median is not a finite number' "$pftrace" report replay-mnan.json
+replay_file replay-lie.json 'none["median"] = 1e6'
+hostile "a replay median its samples do not give" 2 'none.median 1e+06 is not its samples' \
+	"$pftrace" report replay-lie.json
+replay_file replay-lo.json 'none["lo"] = 0.001'
+hostile "a replay interval its samples do not give" 2 'none.lo 0.001 is not its samples' \
+	"$pftrace" diff replay-lo.json replay-base.json
+replay_file replay-mode.json 'r["mode"] = "hot"'
+hostile "a replay mode pftrace does not write" 2 "replay.mode 'hot'" "$pftrace" report replay-mode.json
+replay_file replay-unit.json 'r["unit"] = "ms"'
+hostile "a replay unit pftrace does not write" 2 "replay.unit 'ms'" "$pftrace" report replay-unit.json
+replay_file replay-short.json 'r["per_lookup"]["every_node"]["samples"].pop()'
+hostile "replay options of different pass counts" 2 'every_node has 4 samples' \
+	"$pftrace" report replay-short.json
+replay_file replay-7.json 'for o in r["per_lookup"].values(): o["samples"] = [7, 7, 7, 7, 7.5]; o["median"] = o["lo"] = 7; o["hi"] = 7.5'
+hostile "replay passes of 7 and 7.5 ticks: the median shown is theirs" 0 'no prefetch 7.00' \
+	"$pftrace" report replay-7.json
+
 # the table in the docs is this list
 if [ "${1:-}" = --update-doc ]; then
 	cp "$doc" "$committed_doc"

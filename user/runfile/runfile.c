@@ -13,6 +13,7 @@
 #include "fileio.h"
 #include "json_rules.h"
 #include "runfile.h"
+#include "stats.h"
 
 #define MAX_RUNFILE_BYTES RUNFILE_MAX_BYTES
 
@@ -570,6 +571,58 @@ static int read_snapshot(struct reader *r, struct json_object *o, const char *wh
 }
 
 static const char *const replay_keys[PFT_REPLAY_OPTS] = { "none", "every_node", "nonnull_only" };
+/* a pass's time per lookup, TSC ticks or ns: above nothing, far below overflow */
+#define REPLAY_SAMPLE_MIN 1e-6
+#define REPLAY_SAMPLE_MAX 1e12
+
+/*
+ * One option's passes: each a finite, positive time per lookup, and the
+ * median and interval computed from them (stats.c's estimate(), as
+ * replay wrote them), never taken from the file on trust.
+ */
+static int read_replay_samples(struct reader *r, struct json_object *oj, int o)
+{
+	struct replay_summary *rs = &r->rf->rep.replay;
+	struct json_object *samples = member(oj, "samples");
+	const double *said[3] = { &rs->median[o], &rs->lo[o], &rs->hi[o] };
+	static const char *const said_key[3] = { "median", "lo", "hi" };
+	char whybuf[64];
+	const char *why;
+	struct estimate e;
+	size_t i, n;
+	int k;
+
+	if (!oj || !samples || !json_object_is_type(samples, json_type_array))
+		return fail(r, "replay.per_lookup.%s is incomplete", replay_keys[o]);
+	r->where = "replay.per_lookup";
+	rs->median[o] = get_number(r, oj, "median");
+	rs->lo[o] = get_number(r, oj, "lo");
+	rs->hi[o] = get_number(r, oj, "hi");
+	r->where = NULL;
+	n = json_object_array_length(samples);
+	if (n < 1 || n > PFT_REPLAY_MAX_REPS || (o && (int)n != rs->reps))
+		return fail(r, "replay.per_lookup.%s has %zu samples", replay_keys[o], n);
+	rs->reps = (int)n;
+	for (i = 0; i < n; i++) {
+		why = json_number_of(json_object_array_get_idx(samples, i), REPLAY_SAMPLE_MIN,
+				     REPLAY_SAMPLE_MAX, &rs->samples[o][i], whybuf, sizeof(whybuf));
+		if (why)
+			return fail(r, "replay.per_lookup.%s.samples[%zu] %s", replay_keys[o], i, why);
+	}
+	e = estimate(rs->samples[o], rs->reps);
+	for (k = 0; k < 3; k++) {
+		double want = k == 0 ? e.median : k == 1 ? e.lo : e.hi;
+
+		/* what replay wrote, to the 15 digits it writes */
+		if (fabs(*said[k] - want) > 1e-9 * want)
+			return fail(r, "replay.per_lookup.%s.%s %g is not its samples' %g",
+				    replay_keys[o], said_key[k], *said[k], want);
+	}
+	rs->median[o] = e.median;
+	rs->lo[o] = e.lo;
+	rs->hi[o] = e.hi;
+	return 0;
+}
 
 /* The replay section, if any: medians, intervals, and each pass's time. */
 static int read_replay(struct reader *r, struct json_object *rj)
@@ -585,22 +638,13 @@ static int read_replay(struct reader *r, struct json_object *rj)
 	get_string_into(r, rj, "unit", rs->unit, sizeof(rs->unit));
 	get_string_into(r, rj, "traced", rs->traced, sizeof(rs->traced));
 	r->where = NULL;
-	for (o = 0; o < PFT_REPLAY_OPTS; o++) {
-		struct json_object *oj = member(per, replay_keys[o]), *samples = member(oj, "samples");
-		size_t i, n;
-
-		if (!oj || !samples || !json_object_is_type(samples, json_type_array))
-			return fail(r, "replay.per_lookup.%s is incomplete", replay_keys[o]);
-		rs->median[o] = get_number(r, oj, "median");
-		rs->lo[o] = get_number(r, oj, "lo");
-		rs->hi[o] = get_number(r, oj, "hi");
-		n = json_object_array_length(samples);
-		if (n < 1 || n > PFT_REPLAY_MAX_REPS || (o && (int)n != rs->reps))
-			return fail(r, "replay.per_lookup.%s has %zu samples", replay_keys[o], n);
-		rs->reps = (int)n;
-		for (i = 0; i < n; i++)
-			rs->samples[o][i] = json_object_get_double(json_object_array_get_idx(samples, i));
-	}
+	if (strcmp(rs->mode, "warm") && strcmp(rs->mode, "cold"))
+		return fail(r, "replay.mode '%s'; pftrace writes warm or cold", rs->mode);
+	if (strcmp(rs->unit, "tsc") && strcmp(rs->unit, "ns"))
+		return fail(r, "replay.unit '%s'; pftrace writes tsc or ns", rs->unit);
+	for (o = 0; o < PFT_REPLAY_OPTS; o++)
+		if (read_replay_samples(r, member(per, replay_keys[o]), o))
+			return -1;
 	rs->present = true;
 	return 0;
 }
