@@ -393,6 +393,45 @@ replay_file replay-7.json 'for o in r["per_lookup"].values(): o["samples"] = [7,
 hostile "replay passes of 7 and 7.5 ticks: the median shown is theirs" 0 'no prefetch 7.00' \
 	"$pftrace" report replay-7.json
 
+# per-key counts: below 2^63 each, and no more than the target's lookups
+snap=$top/tests/fuzz/corpus/runfile/snapshot.json
+key_counts() { # NAME PYTHON: snapshot.json with PYTHON run on recs, its [k, hits, misses]
+	python3 - "$snap" "$2" >"$1" <<'PY'
+import base64, json, struct, sys
+d = json.load(open(sys.argv[1]))
+kc = d["targets"][0]["snapshot"]["lookups_by_key"]
+raw = base64.b64decode(kc["base64"])
+recs = [[raw[i:i + 10]] + list(struct.unpack("<QQ", raw[i + 10:i + 26])) for i in range(0, len(raw), 26)]
+exec(sys.argv[2])
+kc["base64"] = base64.b64encode(b"".join(r[0] + struct.pack("<QQ", r[1], r[2]) for r in recs)).decode()
+kc["count"] = len(recs)
+json.dump(d, sys.stdout)
+PY
+}
+key_counts keys-max.json 'recs[0][1] = recs[0][2] = 2**64 - 1'
+hostile "a key counted 2^64-1 hits and 2^64-1 misses" 2 'lookups_by_key: record 0 counts past 2^63' \
+	"$pftrace" whatif keys-max.json
+key_counts keys-2e63.json 'recs[0][1] = 2**63'
+hostile "a key counted 2^63 hits" 2 'record 0 counts past 2^63' "$pftrace" report keys-2e63.json
+key_counts keys-wrap.json 'recs[0][1] = recs[0][2] = 2**63 - 2'
+hostile "a key's hits and misses summing past 2^63" 2 'lookups_by_key overflows' \
+	"$pftrace" whatif keys-wrap.json
+key_counts keys-more.json 'recs[5][1] += 1000'
+hostile "keys counted 1000 more lookups than the target made" 2 \
+	'1209 lookups by key (0 of them dropped), more than the target.s 209' "$pftrace" whatif keys-more.json
+key_counts keys-dropped.json 'kc["dropped"] = 10**6'
+hostile "a million lookups dropped by a target of 209" 2 'more than the target.s 209' \
+	"$pftrace" report --format json keys-dropped.json
+key_counts keys-limit.json 'kc["limit"] = 4'
+hostile "20 keys counted in a map of 4" 2 'lookups_by_key: 20 keys in a map of 4' \
+	"$pftrace" whatif keys-limit.json
+key_counts keys-said.json 'recs.append(recs[0]); kc["count"] = 0'
+python3 -c 'import json, sys; d = json.load(open(sys.argv[1])); d["targets"][0]["snapshot"]["lookups_by_key"]["count"] = 20; json.dump(d, open(sys.argv[1], "w"))' keys-said.json
+hostile "21 key records where the file says 20" 2 'lookups_by_key: 21 records, 20 said' \
+	"$pftrace" whatif keys-said.json
+hostile "whatif --lookups from a run whose keys count past its lookups" 2 'more than the target' \
+	"$pftrace" whatif "$snap" --lookups keys-more.json
+
 # the table in the docs is this list
 if [ "${1:-}" = --update-doc ]; then
 	cp "$doc" "$committed_doc"

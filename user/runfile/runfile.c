@@ -324,6 +324,8 @@ static int check_target_sums(struct reader *r, const char *where, const struct c
 
 static int read_snapshot(struct reader *r, struct json_object *o, const char *where,
 			 struct table_snapshot *s);
+static int check_key_counts(struct reader *r, const char *where,
+			    const struct table_snapshot *snap, const struct chain_stats *s);
 
 static int read_target(struct reader *r, struct json_object *t, int idx)
 {
@@ -455,7 +457,8 @@ static int read_target(struct reader *r, struct json_object *t, int idx)
 		char swhere[48];
 
 		snprintf(swhere, sizeof(swhere), "%s.snapshot", where);
-		if (read_snapshot(r, v, swhere, &r->rf->snaps[idx]))
+		if (read_snapshot(r, v, swhere, &r->rf->snaps[idx]) ||
+		    check_key_counts(r, swhere, &r->rf->snaps[idx], s))
 			return -1;
 		uniform_expectation(&r->rf->snaps[idx].shape, &r->rf->snaps[idx].uniform);
 		tr->snapshot = &r->rf->snaps[idx];
@@ -567,6 +570,37 @@ static int read_snapshot(struct reader *r, struct json_object *o, const char *wh
 		return fail(r, "%s.lookups_by_key: %lld records, %llu said", where, got,
 			    (unsigned long long)n);
 	s->ncounts = n;
+	return 0;
+}
+
+/*
+ * Lookups counted by key (base64 records of two 64-bit counts): each
+ * below 2^63 as every count, and all of them with the dropped ones no
+ * more than the target's lookups, which the same walks counted (the
+ * map is read after the programs are detached).
+ */
+static int check_key_counts(struct reader *r, const char *where,
+			    const struct table_snapshot *snap, const struct chain_stats *s)
+{
+	__u64 sum = snap->counts_dropped, i;
+
+	if (snap->counts_limit && snap->ncounts > snap->counts_limit)
+		return fail(r, "%s.lookups_by_key: %llu keys in a map of %llu", where,
+			    (unsigned long long)snap->ncounts, (unsigned long long)snap->counts_limit);
+	for (i = 0; i < snap->ncounts; i++) {
+		const struct key_count *c = &snap->counts[i];
+
+		if (c->hits > PFT_COUNT_MAX || c->misses > PFT_COUNT_MAX)
+			return fail(r, "%s.lookups_by_key: record %llu counts past 2^63", where,
+				    (unsigned long long)i);
+		if (add_count(r, "lookups_by_key", sum, c->hits, &sum) ||
+		    add_count(r, "lookups_by_key", sum, c->misses, &sum))
+			return -1;
+	}
+	if (sum > s->lookups)
+		return fail(r, "%s.lookups_by_key: %llu lookups by key (%llu of them dropped), more "
+			    "than the target's %llu", where, (unsigned long long)sum,
+			    (unsigned long long)snap->counts_dropped, (unsigned long long)s->lookups);
 	return 0;
 }
 
