@@ -432,6 +432,74 @@ hostile "21 key records where the file says 20" 2 'lookups_by_key: 21 records, 2
 hostile "whatif --lookups from a run whose keys count past its lookups" 2 'more than the target' \
 	"$pftrace" whatif "$snap" --lookups keys-more.json
 
+# plot's JSON lines (-i --format json): each line is read as a run file
+# is, by the same rules, at the same cost per line
+intervals() { # NAME PYTHON: three interval lines of minimal.json's target and its run, PYTHON run on lines (a list of dicts)
+	python3 - "$minimal" "$2" >"$1" <<'PY'
+import copy, json, sys
+run = json.load(open(sys.argv[1]))
+lines = [{"interval_end": "12:00:0%d" % i, "interval_s": 1.0, "targets": [copy.deepcopy(run["targets"][0])]} for i in range(3)]
+lines.append(run)
+t = lines[1]["targets"][0]
+exec(sys.argv[2])
+out = "\n".join(l if isinstance(l, str) else json.dumps(l) for l in lines) + "\n"
+sys.stdout.write(out.replace('"@inf"', "Infinity"))
+PY
+}
+big=$((2 ** 63 - 2))
+intervals il-ok.jsonl ''
+hostile "JSON lines of three intervals and the run" 0 '<svg' "$pftrace" plot il-ok.jsonl -o -
+intervals il-max.jsonl "t.update(lookups=$big, hits=$big, misses=0, next_null_at_hit=0, chain_walked=[{'min': 1, 'max': 1, 'count': $big}], hit_position=[{'min': 1, 'max': 1, 'count': $big}], self_check={'agree': $big, 'disagree': 0})"
+"$pftrace" plot il-max.jsonl -o il-max.svg 2>/dev/null
+check "an interval of 2^63 - 2 lookups draws, every shade a colour (0 to 255)" \
+	sh -c "grep -q 'fill=\"rgb(' il-max.svg && ! grep -Eq 'rgb\\((-|[0-9]{4}|2[6-9][0-9]|25[6-9])' il-max.svg"
+intervals il-63.jsonl "t['chain_walked'] = [{'min': 1, 'max': 1, 'count': 2**63 - 1}]"
+hostile "an interval's bucket of 2^63 - 1" 2 'line 2: chain_walked.count is out of range' \
+	"$pftrace" plot il-63.jsonl -o il.svg
+intervals il-64.jsonl "t['chain_walked'] = [{'min': 1, 'max': 1, 'count': 2**62 + 2**61}, {'min': 2, 'max': 2, 'count': 2**62 + 2**61}]"
+hostile "an interval's buckets summing past 2^63 (an empty column)" 2 'line 2: chain_walked overflows' \
+	"$pftrace" plot il-64.jsonl -o il.svg
+intervals il-sum.jsonl "t['lookups'] = 4"
+hostile "an interval's hits + misses not its lookups" 2 'line 2: targets\[0\]: hits 2 + misses 1 != lookups 4' \
+	"$pftrace" plot il-sum.jsonl -o il.svg
+intervals il-neg.jsonl "t['chain_walked'][0]['count'] = -5"
+hostile "an interval's bucket of -5" 2 'line 2: chain_walked.count is negative' \
+	"$pftrace" plot il-neg.jsonl -o il.svg
+intervals il-inf.jsonl "lines[2]['interval_s'] = '@inf'"
+hostile "an interval of Infinity seconds" 2 'line 3: interval_s is not a finite number' \
+	"$pftrace" plot il-inf.jsonl -o il.svg
+intervals il-zero.jsonl "lines[0]['interval_s'] = 0"
+hostile "a first interval of 0 seconds" 2 'line 1: interval_s is out of range' \
+	"$pftrace" plot il-zero.jsonl -o il.svg
+intervals il-nul.jsonl "t['traced'] = 'avc_lookup\\0'"
+hostile "an interval whose target's name holds a NUL" 2 'line 2: targets\[0\].traced holds a NUL byte' \
+	"$pftrace" plot il-nul.jsonl -o il.svg
+intervals il-notjson.jsonl "lines[1] = '{\"interval_s\": 1, oops'"
+hostile "a line that is not JSON" 2 'line 2: not JSON' "$pftrace" plot il-notjson.jsonl -o il.svg
+intervals il-other.jsonl "lines[1] = {'hello': 1}"
+hostile "a line that is neither an interval nor the run" 2 'line 2: neither an interval record' \
+	"$pftrace" plot il-other.jsonl -o il.svg
+intervals il-badrun.jsonl "lines[3]['targets'][0]['hits'] = 3"
+hostile "a closing run line whose hits + misses are not its lookups" 2 'line 4: targets\[0\]: hits 3' \
+	"$pftrace" plot il-badrun.jsonl -o il.svg
+intervals il-nulbyte.jsonl "lines[1] = json.dumps(lines[1]) + '\\0'"
+hostile "a NUL byte after a line's JSON" 2 'line 2: not JSON' "$pftrace" plot il-nulbyte.jsonl -o il.svg
+intervals il-costly.jsonl "t['pad'] = [[] for _ in range(200000)]"
+hostile "a line of 200,000 empty lists (its tree 80 x the text)" 2 'line 2: too many JSON values' \
+	"$pftrace" plot il-costly.jsonl -o il.svg
+intervals il-huge.jsonl "t['pad'] = 'x' * (17 << 20)"
+hostile "a line of 17 MB (a run file is at most 16)" 2 'line 2: larger than 16777216 bytes' \
+	"$pftrace" plot il-huge.jsonl -o il.svg
+if [ -z "${SAFETY_SANITIZED:-}" ]; then
+	kb=$(peak_kb "$pftrace" plot il-huge.jsonl -o il.svg)
+	check "...refused in under 200 MB (peak $kb kB)" [ "$kb" -lt 204800 ]
+	intervals il-mem.jsonl "t['pad'] = [100] * 2800000"
+	check "a 14 MB line under a 244 MB memory limit: 'out of memory', not 'not JSON'" \
+		sh -c "(ulimit -v 250000; '$pftrace' plot il-mem.jsonl -o il.svg) 2>&1 | grep -q 'line 2: out of memory reading its'"
+fi
+intervals il-many.jsonl "lines[:3] = [lines[0]] * 4097"
+hostile "4097 intervals" 2 'more than 4096 intervals' "$pftrace" plot il-many.jsonl -o il.svg
+
 # the table in the docs is this list
 if [ "${1:-}" = --update-doc ]; then
 	cp "$doc" "$committed_doc"

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
+#include <errno.h>
 #include <math.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -72,13 +73,18 @@ struct json_object *json_parse_bounded(const char *text, size_t len, size_t max,
 		snprintf(why, whylen, "out of memory");
 		return NULL;
 	}
+	errno = 0;
 	root = json_tokener_parse_ex(tok, text, (int)len);
 	jerr = json_tokener_get_error(tok);
 	end = json_tokener_get_parse_end(tok);
 	/* trailing bytes past the document are white space or an error */
-	while (root && jerr == json_tokener_success && end < len && strchr(" \t\r\n", text[end]))
+	while (root && jerr == json_tokener_success && end < len && text[end] &&
+	       strchr(" \t\r\n", text[end]))
 		end++;
-	if (!root || jerr != json_tokener_success || end < len) {
+	if (!root && errno == ENOMEM) {
+		/* json-c says only that it stopped: a memory limit is no syntax error */
+		snprintf(why, whylen, "out of memory reading its %zu bytes", len);
+	} else if (!root || jerr != json_tokener_success || end < len) {
 		snprintf(why, whylen, "not JSON (%s at byte %zu)",
 			 jerr != json_tokener_success ? json_tokener_error_desc(jerr) :
 			 root ? "trailing data" : "unexpected end of data",

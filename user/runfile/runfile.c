@@ -806,6 +806,61 @@ out:
 	return rc;
 }
 
+/* an interval record's targets, each read as a run file's target */
+static int read_interval(struct reader *r, struct json_object *root, double *interval_s)
+{
+	struct json_object *targets = member(root, "targets");
+	size_t i, n;
+
+	*interval_s = get_range(r, root, "interval_s", PFT_DURATION_MIN, PFT_DURATION_MAX);
+	get_string(r, root, "interval_end");
+	if (r->failed)
+		return -1;
+	if (!targets || !json_object_is_type(targets, json_type_array))
+		return fail(r, "no \"targets\" list");
+	n = json_object_array_length(targets);
+	if (n == 0 || n > PFT_MAX_TARGETS)
+		return fail(r, "%zu targets; an interval has 1 to %d", n, PFT_MAX_TARGETS);
+	/* the duty cycle's scale is of the interval */
+	r->rf->rep.duration_s = *interval_s;
+	for (i = 0; i < n; i++) {
+		if (read_target(r, json_object_array_get_idx(targets, i), (int)i))
+			return -1;
+		r->rf->rep.ntargets++;
+	}
+	return r->failed ? -1 : 0;
+}
+
+int runfile_parse_line(const char *text, size_t len, const char *name, struct run_file *rf,
+		       double *interval_s, char *err, size_t errlen)
+{
+	struct reader r = { .rf = rf, .name = name, .err = err, .errlen = errlen };
+	struct json_object *root;
+	char why[160];
+	int rc;
+
+	memset(rf, 0, sizeof(*rf));
+	*interval_s = 0;
+	root = json_parse_bounded(text, len, MAX_RUNFILE_BYTES, why, sizeof(why));
+	if (!root)
+		return fail(&r, "%s", why);
+	if (!json_object_is_type(root, json_type_object)) {
+		rc = fail(&r, "not a JSON object");
+	} else if (member(root, "tool")) {
+		/* the closing line: the whole run, a run file in one line */
+		json_object_put(root);
+		return runfile_parse(text, len, name, rf, err, errlen) ? -1 : 0;
+	} else if (!member(root, "interval_s")) {
+		rc = fail(&r, "neither an interval record (\"interval_s\") nor a run (\"tool\")");
+	} else {
+		rc = read_interval(&r, root, interval_s) ? -1 : 1;
+	}
+	json_object_put(root);
+	if (rc < 0)
+		runfile_free(rf);
+	return rc;
+}
+
 int runfile_read(const char *path, struct run_file *rf, char *err, size_t errlen)
 {
 	char *buf;
