@@ -3,13 +3,19 @@
  * libFuzzer target: the run-file reader and everything that consumes
  * what it returns (text, JSON and OpenMetrics renderers, the commit
  * report). Built with AddressSanitizer; tests/fuzz/run drives it.
+ *
+ * The round trip: whatever the reader accepts renders as JSON with no
+ * NaN or infinity (RFC 8259), which the reader takes back and renders
+ * again byte for byte.
  */
+#include <math.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <json-c/json.h>
 
+#include "output.h"
 #include "runfile.h"
 #include "runtools.h"
 #include "table.h"
@@ -37,6 +43,65 @@ static void whatif_layouts(const struct run_file *rf)
 	}
 }
 
+/* a double JSON has no spelling for, anywhere in the tree */
+static bool has_nonfinite(struct json_object *o)
+{
+	size_t i, n;
+
+	if (json_object_is_type(o, json_type_double))
+		return !isfinite(json_object_get_double(o));
+	if (json_object_is_type(o, json_type_object)) {
+		json_object_object_foreach(o, key, v) {
+			(void)key;
+			if (has_nonfinite(v))
+				return true;
+		}
+	} else if (json_object_is_type(o, json_type_array)) {
+		n = json_object_array_length(o);
+		for (i = 0; i < n; i++)
+			if (has_nonfinite(json_object_array_get_idx(o, i)))
+				return true;
+	}
+	return false;
+}
+
+/* render_json's text of RF, as pftrace writes it, or abort on a number JSON lacks */
+static char *rendered(const struct run_file *rf)
+{
+	struct json_object *root = render_json(&rf->rep);
+	char *text;
+
+	if (has_nonfinite(root)) {
+		fprintf(stderr, "render_json wrote a NaN or an infinity\n");
+		abort();
+	}
+	text = strdup(json_object_to_json_string_ext(root, JSON_C_TO_STRING_PRETTY |
+						     JSON_C_TO_STRING_NOSLASHESCAPE));
+	json_object_put(root);
+	return text;
+}
+
+static void round_trip(const struct run_file *rf)
+{
+	struct run_file again;
+	char err[512], *first = rendered(rf), *second;
+
+	if (!first)
+		return;
+	if (runfile_parse(first, strlen(first), "rendered.json", &again, err, sizeof(err))) {
+		fprintf(stderr, "the reader refuses what it rendered: %s\n%s\n", err, first);
+		abort();
+	}
+	second = rendered(&again);
+	if (second && strcmp(first, second)) {
+		fprintf(stderr, "rendered again, the run differs:\n%s\n---\n%s\n", first, second);
+		abort();
+	}
+	free(second);
+	free(first);
+	runfile_free(&again);
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	struct run_file rf;
@@ -45,6 +110,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
 	if (!text)
 		return 0;
+	/* as pftrace's main() has it */
+	json_c_set_serialization_double_format("%.15g", JSON_C_OPTION_GLOBAL);
 	memcpy(text, data, size);
 	text[size] = '\0';
 	if (!runfile_parse(text, size, "fuzz.json", &rf, err, sizeof(err))) {
@@ -55,7 +122,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			report_commit_text(sink, &rf.rep);
 			fclose(sink);
 		}
-		json_object_put(render_json(&rf.rep));
+		round_trip(&rf);
 		whatif_layouts(&rf);
 		runfile_free(&rf);
 	} else if (!strchr(err, ':') || strchr(err, '\n')) {

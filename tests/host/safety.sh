@@ -500,6 +500,23 @@ fi
 intervals il-many.jsonl "lines[:3] = [lines[0]] * 4097"
 hostile "4097 intervals" 2 'more than 4096 intervals' "$pftrace" plot il-many.jsonl -o il.svg
 
+# what a reader takes, the writer writes back and the reader takes again
+# (the run-file fuzzer asserts it; these are the cases it found)
+run_file nochain.json 'chain_walked=-'
+hostile "hit positions without the walks they are checked against" 2 \
+	'targets\[0\] has hit_position but no chain_walked' "$pftrace" report --format json nochain.json
+run_file nochain2.json 'chain_walked=-' 'hit_position=-'
+hostile "next_null_at_hit without the walks" 2 'has next_null_at_hit but no chain_walked' \
+	"$pftrace" report --format json nochain2.json
+run_file nochain3.json 'chain_walked=-' 'hit_position=-' 'next_null_at_hit=-'
+hostile "no histograms, yet a self-check that passed" 2 \
+	'has no chain_walked, yet its self-check passed' "$pftrace" report --format json nochain3.json
+python3 -c 'import json, sys; d = json.load(open(sys.argv[1])); k = d["targets"][0]["snapshot"]["keys"]; del k["base64"]; k["omitted"] = "too many"; json.dump(d, open(sys.argv[2], "w"))' \
+	"$top/tests/fuzz/corpus/runfile/snapshot.json" nokeys.json
+"$pftrace" report --format json nokeys.json >nokeys-again.json 2>/dev/null
+check "a snapshot whose keys were left out is written back without keys, and read again" \
+	sh -c "jq -e '.targets[0].snapshot.keys | has(\"base64\") | not' nokeys-again.json && '$pftrace' report nokeys-again.json"
+
 # the table in the docs is this list
 if [ "${1:-}" = --update-doc ]; then
 	cp "$doc" "$committed_doc"

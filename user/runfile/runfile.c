@@ -400,6 +400,10 @@ static int read_target(struct reader *r, struct json_object *t, int idx)
 	if (v && get_hist(r, v, "chain_walked", s->chain_walked_hist))
 		return -1;
 	v = member(t, "hit_position");
+	/* hit positions are checked against the walks: none without them */
+	if ((v || s->next_null_at_hit) && !r->rf->has_histograms[idx])
+		return fail(r, "%s has %s but no chain_walked", where,
+			    v ? "hit_position" : "next_null_at_hit");
 	if (v && get_hist(r, v, "hit_position", s->hit_pos_hist))
 		return -1;
 	if (r->rf->has_histograms[idx] && check_target_sums(r, where, s))
@@ -464,6 +468,9 @@ static int read_target(struct reader *r, struct json_object *t, int idx)
 		tr->snapshot = &r->rf->snaps[idx];
 	}
 	report_finish_target(tr);
+	/* pftrace withholds the histograms of walks only when the self-check fails */
+	if (!r->rf->has_histograms[idx] && tr->sum.self_check_ok && s->lookups)
+		return fail(r, "%s has no chain_walked, yet its self-check passed", where);
 	return 0;
 }
 
