@@ -8,14 +8,13 @@
  * NaN or infinity (RFC 8259), which the reader takes back and renders
  * again byte for byte.
  */
-#include <math.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <json-c/json.h>
 
-#include "output.h"
+#include "json_finite.h"
 #include "runfile.h"
 #include "runtools.h"
 #include "table.h"
@@ -41,28 +40,6 @@ static void whatif_layouts(const struct run_file *rf)
 		if (!predict_layout(&p, TABLE_HASH_JHASH, 6, s->keys, s->nkeys, s->counts, s->ncounts))
 			layout_prediction_free(&p);
 	}
-}
-
-/* a double JSON has no spelling for, anywhere in the tree */
-static bool has_nonfinite(struct json_object *o)
-{
-	size_t i, n;
-
-	if (json_object_is_type(o, json_type_double))
-		return !isfinite(json_object_get_double(o));
-	if (json_object_is_type(o, json_type_object)) {
-		json_object_object_foreach(o, key, v) {
-			(void)key;
-			if (has_nonfinite(v))
-				return true;
-		}
-	} else if (json_object_is_type(o, json_type_array)) {
-		n = json_object_array_length(o);
-		for (i = 0; i < n; i++)
-			if (has_nonfinite(json_object_array_get_idx(o, i)))
-				return true;
-	}
-	return false;
 }
 
 /* render_json's text of RF, as pftrace writes it, or abort on a number JSON lacks */
