@@ -2,6 +2,7 @@
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>
+#include <stdio_ext.h>
 #include <stdlib.h>
 #include <string.h>
 #include <json-c/json.h>
@@ -36,6 +37,21 @@ void json_finite_only(struct json_object *o)
 				json_finite_only(v);
 		}
 	}
+}
+
+int stdout_close(char *err, size_t errlen)
+{
+	bool failed_before = ferror(stdout), pending = __fpending(stdout) > 0;
+	int rc;
+
+	errno = 0;
+	rc = fclose(stdout);
+	/* nothing written to a stdout closed from the start (>&-) is no failure */
+	if (!failed_before && (!rc || (!pending && errno == EBADF)))
+		return 0;
+	rc = errno ? -errno : -EIO;
+	snprintf(err, errlen, "stdout: %s", errno ? strerror(errno) : "a write failed; the output is incomplete");
+	return rc;
 }
 
 int json_print(struct json_object *root, FILE *f)
