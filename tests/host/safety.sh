@@ -554,6 +554,30 @@ done
 check "the registry's commands all have their /dev/full case:$covered" \
 	[ "$(echo $covered | wc -w)" -eq "$(echo "$registry" | wc -l)" ]
 
+# CSV (RFC 4180): a traced name is one field, quoted where it must be,
+# and never a spreadsheet formula
+csv_first_field() { # FILE NAME: every row has 4 fields and the first is NAME
+	python3 -c 'import csv, sys
+rows = list(csv.reader(open(sys.argv[1], newline="")))
+assert rows[0] == ["traced", "histogram", "nodes", "count"], rows[0]
+assert len(rows) > 1 and all(len(r) == 4 for r in rows), rows
+assert all(r[0] == sys.argv[2] for r in rows[1:]), (rows[1][0], sys.argv[2])' "$1" "$2"
+}
+csv_case() { # FILE-STEM TRACED SHOWN PATTERN
+	run_file "$1.json" "traced=$(python3 -c 'import json, sys; print(json.dumps(sys.argv[1]))' "$2")"
+	hostile "report --format csv of a traced name $2" 0 "$4" "$pftrace" report --format csv "$1.json"
+	"$pftrace" report --format csv "$1.json" >"$1.csv" 2>/dev/null
+	check "...read by an RFC 4180 reader: 4 fields a row, the name as $3" csv_first_field "$1.csv" "$3"
+}
+csv_case csv-formula "=cmd|'/c calc'!A1,x\"y" "'=cmd|'/c calc'!A1,x\"y" "^\"'=cmd|'/c calc'!A1,x\"\"y\",chain_walked,"
+csv_case csv-plus "+1+1" "'+1+1" "^\"'+1+1\",chain_walked"
+csv_case csv-minus "-2+3" "'-2+3" "^\"'-2+3\",hit_position"
+csv_case csv-at "@SUM(1)" "'@SUM(1)" "^\"'@SUM(1)\","
+csv_case csv-comma "a,b" "a,b" '^"a,b",chain_walked,1,2$'
+csv_case csv-quote 'say "hi"' 'say "hi"' '^"say ""hi""",'
+csv_case csv-newline $'two\nlines' 'two\x0alines' '^two\\x0alines,chain_walked'
+csv_case csv-plain "avc_lookup" "avc_lookup" '^avc_lookup,chain_walked,1,2$'
+
 # the table in the docs is this list
 if [ "${1:-}" = --update-doc ]; then
 	cp "$doc" "$committed_doc"
