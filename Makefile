@@ -194,7 +194,7 @@ FUZZ_runfile_LIBS := -ljson-c -lm -lresolv
 # plot's reader of -i --format json's lines: the same layers
 FUZZ_jsonl_SRCS := $(FUZZ_runfile_SRCS)
 FUZZ_jsonl_LIBS := $(FUZZ_runfile_LIBS)
-FUZZ_elf_SRCS := user/kernel/elfread.c
+FUZZ_elf_SRCS := user/kernel/elfread.c user/runfile/fileio.c
 FUZZ_elf_LIBS := -lelf -lz -lzstd
 FUZZ_btf_SRCS := user/kernel/btffile.c user/runfile/fileio.c
 FUZZ_btf_LIBS := -lbpf -lelf -lz -lzstd

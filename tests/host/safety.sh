@@ -578,6 +578,40 @@ csv_case csv-quote 'say "hi"' 'say "hi"' '^"say ""hi""",'
 csv_case csv-newline $'two\nlines' 'two\x0alines' '^two\\x0alines,chain_walked'
 csv_case csv-plain "avc_lookup" "avc_lookup" '^avc_lookup,chain_walked,1,2$'
 
+# file names from argv reach the terminal escaped, as a run file's
+# strings are: ESC, BEL and a newline in a name cannot forge a line
+evil=$'evil\e[2J\a\nFake: line.json'
+shown='evil\\x1b\[2J\\x07\\x0aFake: line.json'
+cp "$minimal" "$evil"
+"$pftrace" diff "$evil" "$minimal" >diff-evil.txt 2>&1
+check "diff of a file named with ESC, BEL and a newline: exit 0" [ $? -eq 0 ]
+check "...no ESC or BEL byte on the terminal" sh -c "! LC_ALL=C grep -q \"\$(printf '[\\033\\007]')\" diff-evil.txt"
+check "...no forged line" sh -c "! grep -q '^Fake: line' diff-evil.txt"
+hostile "diff of a file named with ESC, BEL and a newline" 0 "^before: $shown (6.12.0" \
+	"$pftrace" diff "$evil" "$minimal"
+hostile "diff of a missing file so named" 2 "pftrace: missing-$shown: No such file" \
+	"$pftrace" diff "missing-$evil" "$minimal"
+run_file "bad-$evil" 'lookups=4'
+hostile "report of a bad run file so named" 2 "^pftrace: bad-$shown: targets\[0\]: hits 2" \
+	"$pftrace" report "bad-$evil"
+hostile "whatif of a run without a snapshot, so named" 2 "whatif: $shown has no snapshot" \
+	"$pftrace" whatif "$evil"
+hostile "whatif --lookups of a file so named, without counts" 2 "whatif: $shown counted no lookups" \
+	"$pftrace" whatif "$top/tests/fuzz/corpus/runfile/snapshot.json" --lookups "$evil"
+python3 -c 'import copy, json, sys; d = json.load(open(sys.argv[1])); t = copy.deepcopy(d["targets"][0]); t["traced"] = "avc_lookup2"; d["targets"].append(t); json.dump(d, open("two.json", "w"))' "$minimal"
+hostile "merge of runs of other targets, one so named" 2 "^pftrace: $shown: 1 targets, two.json has 2" \
+	"$pftrace" merge two.json "$evil"
+hostile "plot of a bad run file so named" 2 "^pftrace: bad-$shown: targets" \
+	"$pftrace" plot "bad-$evil" -o evil.svg
+hostile "-o into a directory named with ESC and a newline" 2 '\-o evil\\x1b\[2J\\x0a/: names a directory' \
+	synthetic -o $'evil\e[2J\n/'
+hostile "merge -o with an extension of ESC" 2 "-o x\\\\x1b.txt: pftrace writes JSON" \
+	"$pftrace" merge "$minimal" "$minimal" -o $'x\e.txt'
+hostile "an option's value holding ESC and BEL" 2 "not 'x\\\\x1b\[2J\\\\x07'" \
+	"$pftrace" report --format $'x\e[2J\a' "$minimal"
+hostile "--btf of a missing file so named" 2 "btf $shown-gone: No such file" \
+	"$pftrace" -f avc_lookup --btf "$evil-gone" -d 1
+
 # the table in the docs is this list
 if [ "${1:-}" = --update-doc ]; then
 	cp "$doc" "$committed_doc"

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "commands.h"
+#include "fileio.h"
 #include "hist.h"
 #include "runfile.h"
 #include "runtools.h"
@@ -190,7 +191,8 @@ int cmd_diff(int argc, char **argv)
 		runfile_free(&a);
 		return 2;
 	}
-	diff_runs(stdout, &a.rep, &b.rep, argv[1], argv[2]);
+	/* the names from argv reach a terminal: escaped as the files' strings are */
+	diff_runs(stdout, &a.rep, &b.rep, shown_path(argv[1]), shown_path(argv[2]));
 	runfile_free(&a);
 	runfile_free(&b);
 	return fflush(stdout) ? 1 : 0;

@@ -59,6 +59,8 @@ int merge_runs(const struct run_report *const *runs, int n, const char *const *n
 	       struct run_report *out, char *err, size_t errlen)
 {
 	const struct run_report *first = runs[0];
+	/* names from argv reach a terminal in the refusals: escaped */
+	const char *first_name = shown_path(names[0]);
 	char w1[160], w2[160];
 	bool cpu_known = true, walk_known;
 	int i, t;
@@ -70,10 +72,11 @@ int merge_runs(const struct run_report *const *runs, int n, const char *const *n
 	out->child_command = NULL;
 	for (i = 0; i < n; i++) {
 		const struct run_report *r = runs[i];
+		const char *name = shown_path(names[i]);
 
 		if (r->ntargets != first->ntargets) {
 			snprintf(err, errlen, "%s: %d targets, %s has %d; merge wants the same targets",
-				 names[i], r->ntargets, names[0], first->ntargets);
+				 name, r->ntargets, first_name, first->ntargets);
 			return -1;
 		}
 		for (t = 0; t < r->ntargets; t++) {
@@ -81,12 +84,12 @@ int merge_runs(const struct run_report *const *runs, int n, const char *const *n
 
 			if (strcmp(a->traced, b->traced)) {
 				snprintf(err, errlen, "%s: target %d is %s, %s traced %s; merge wants "
-					 "the same targets", names[i], t + 1, b->traced, names[0], a->traced);
+					 "the same targets", name, t + 1, b->traced, first_name, a->traced);
 				return -1;
 			}
 			if (a->sample_every != b->sample_every) {
 				snprintf(err, errlen, "%s: %s sampled 1 in %u, %s 1 in %u; sampled counts "
-					 "do not add", names[i], b->traced, b->sample_every, names[0],
+					 "do not add", name, b->traced, b->sample_every, first_name,
 					 a->sample_every);
 				return -1;
 			}
@@ -95,22 +98,22 @@ int merge_runs(const struct run_report *const *runs, int n, const char *const *n
 			    a->duty.stays_attached != b->duty.stays_attached ||
 			    (!a->duty.slice_chosen && a->duty.slice_ms != b->duty.slice_ms)) {
 				snprintf(err, errlen, "%s: %s attached 1 slice %s in %u%s, %s 1 %s in %u%s "
-					 "(--sample); merge wants the same duty cycle", names[i], b->traced,
+					 "(--sample); merge wants the same duty cycle", name, b->traced,
 					 duty_words(&b->duty, w1, sizeof(w1)), b->duty.one_in ? b->duty.one_in : 1,
-					 b->duty.stays_attached ? ", staying attached" : "", names[0],
+					 b->duty.stays_attached ? ", staying attached" : "", first_name,
 					 duty_words(&a->duty, w2, sizeof(w2)), a->duty.one_in ? a->duty.one_in : 1,
 					 a->duty.stays_attached ? ", staying attached" : "");
 				return -1;
 			}
 			if (!b->sum.self_check_ok) {
 				snprintf(err, errlen, "%s: %s failed its self-check; its walks are not data",
-					 names[i], b->traced);
+					 name, b->traced);
 				return -1;
 			}
 		}
 		if (!same_filter(r->filter, first->filter)) {
 			snprintf(err, errlen, "%s counted %s, %s %s; merge wants runs of the same tasks",
-				 names[i], filter_words(r->filter, w1, sizeof(w1)), names[0],
+				 name, filter_words(r->filter, w1, sizeof(w1)), first_name,
 				 filter_words(first->filter, w2, sizeof(w2)));
 			return -1;
 		}
@@ -123,7 +126,7 @@ int merge_runs(const struct run_report *const *runs, int n, const char *const *n
 		/* the merged file must be one the reader takes */
 		if (out->duration_s > PFT_DURATION_MAX || out->cpu_s > 1e9) {
 			snprintf(err, errlen, "%s: the runs' duration_s or cpu_s overflows when added to "
-				 "the runs before it (at most %g s and 1e9 s)", names[i], PFT_DURATION_MAX);
+				 "the runs before it (at most %g s and 1e9 s)", name, PFT_DURATION_MAX);
 			return -1;
 		}
 		cpu_known &= r->cpu_s > 0;   /* a file before cpu_s, or a run of none */
@@ -142,6 +145,7 @@ int merge_runs(const struct run_report *const *runs, int n, const char *const *n
 		walk_known = true;
 		for (i = 0; i < n; i++) {
 			const struct target_report *b = &runs[i]->targets[t];
+			const char *name = shown_path(names[i]);
 
 			/* the sum must be a count the run-file reader accepts */
 			if (!chain_stats_add_checked(&m->stats, &b->stats, PFT_COUNT_MAX) ||
@@ -150,7 +154,7 @@ int merge_runs(const struct run_report *const *runs, int n, const char *const *n
 			    __builtin_add_overflow(m->recursion_misses, b->recursion_misses,
 						   &m->recursion_misses)) {
 				snprintf(err, errlen, "%s: %s's counts overflow when added to the "
-					 "runs before it (counts are below 2^63)", names[i], b->traced);
+					 "runs before it (counts are below 2^63)", name, b->traced);
 				return -1;
 			}
 			m->overhead_known &= b->overhead_known;
@@ -162,7 +166,7 @@ int merge_runs(const struct run_report *const *runs, int n, const char *const *n
 			m->duty.walk_cpu_s += b->duty.walk_cpu_s;
 			if (m->duty.walk_cpu_s > 1e9) {
 				snprintf(err, errlen, "%s: %s's walk_cpu_s overflows when added to the "
-					 "runs before it (at most 1e9 s)", names[i], b->traced);
+					 "runs before it (at most 1e9 s)", name, b->traced);
 				return -1;
 			}
 			m->duty.slice_ms = fmax(m->duty.slice_ms, b->duty.slice_ms);

@@ -276,7 +276,8 @@ int cmd_plot(int argc, char **argv)
 			rc = pft_refuse("plot", "a heat map is of one run's intervals");
 			goto out;
 		}
-		if (plot_intervals(f, argv[optind], buf, len, func, err, sizeof(err))) {
+		/* the name, from argv, reaches a terminal in the refusals */
+		if (plot_intervals(f, shown_path(argv[optind]), buf, len, func, err, sizeof(err))) {
 			fprintf(stderr, "pftrace: %s\n", err);
 			goto out;
 		}
@@ -286,8 +287,8 @@ int cmd_plot(int argc, char **argv)
 				fprintf(stderr, "pftrace: %s\n", err);
 				goto out;
 			}
-		if (plot_runs(f, &runs[0].rep, argv[optind], nfiles > 1 ? &runs[1].rep : NULL,
-			      nfiles > 1 ? argv[optind + 1] : NULL, func, err, sizeof(err))) {
+		if (plot_runs(f, &runs[0].rep, shown_path(argv[optind]), nfiles > 1 ? &runs[1].rep : NULL,
+			      nfiles > 1 ? shown_path(argv[optind + 1]) : NULL, func, err, sizeof(err))) {
 			fprintf(stderr, "pftrace: %s\n", err);
 			goto out;
 		}

@@ -414,7 +414,7 @@ static int whatif_target(const struct whatif_req *q, const struct target_report 
 		       (unsigned long long)s->shape.entries, s->bits, s->hash,
 		       counted ? "" : " (no lookups counted: trace with --snapshot and -d)");
 		if (weigh != s)
-			printf("  walks weighed by the lookups of %s\n", q->lookups_path);
+			printf("  walks weighed by the lookups of %s\n", shown_path(q->lookups_path));
 		if (counted && (weigh->counts_dropped || weigh->ncounts == weigh->counts_limit))
 			printf("  %llu lookups of keys past the key map's %llu were not counted\n",
 			       (unsigned long long)weigh->counts_dropped,
@@ -514,7 +514,7 @@ int cmd_whatif(int argc, char **argv)
 	struct run_file *rf = calloc(1, sizeof(*rf)), *lf = calloc(1, sizeof(*lf));
 	struct json_object *root = NULL, *arr = NULL;
 	char err[PFT_ERRLEN];
-	int rc, i, done = 0, worst = 0;
+	int rc, i, seen = 0, done = 0, worst = 0;
 
 	if (!rf || !lf) {
 		free(rf);
@@ -550,16 +550,17 @@ int cmd_whatif(int argc, char **argv)
 		if (!t->snapshot || (q.target && strcmp(q.target, t->traced) &&
 				     strcmp(q.target, t->requested)))
 			continue;
+		seen++;
 		if (!t->sum.self_check_ok && t->snapshot->counted) {
 			fprintf(stderr, "pftrace: whatif: %s: %s's self-check failed: its lookup "
-				"counts come from walks the kernel disowns\n", q.path, t->traced);
+				"counts come from walks the kernel disowns\n", shown_path(q.path), t->traced);
 			worst = 2;
 			done++;
 			continue;
 		}
 		if (t->snapshot->shape.entries && !t->snapshot->keys) {
 			fprintf(stderr, "pftrace: whatif: %s: the run file holds %s's table without its "
-				"keys (too many for a run file)\n", q.path, t->traced);
+				"keys (too many for a run file)\n", shown_path(q.path), t->traced);
 			worst = 2;
 			done++;
 			continue;
@@ -567,7 +568,7 @@ int cmd_whatif(int argc, char **argv)
 		weigh = q.lookups_path ? lookups_of(lf, t) : t->snapshot;
 		if (!weigh) {
 			fprintf(stderr, "pftrace: whatif: %s counted no lookups of %s's keys (%s)\n",
-				q.lookups_path, t->traced, t->snapshot->hash);
+				shown_path(q.lookups_path), t->traced, t->snapshot->hash);
 			worst = 2;
 			continue;
 		}
@@ -576,12 +577,12 @@ int cmd_whatif(int argc, char **argv)
 			worst = rc;
 		done++;
 	}
-	if (!done) {
+	if (!seen) {
 		fprintf(stderr, "pftrace: whatif: %s has no snapshot%s%s (take one with pftrace "
-			"snapshot, or trace with --snapshot)\n", q.path, q.target ? " of " : "",
+			"snapshot, or trace with --snapshot)\n", shown_path(q.path), q.target ? " of " : "",
 			q.target ? q.target : "");
 		worst = 2;
-	} else if (root) {
+	} else if (root && done) {
 		json_finite_only(root);
 		printf("%s\n", json_object_to_json_string_ext(root, JSON_C_TO_STRING_PRETTY |
 							      JSON_C_TO_STRING_NOSLASHESCAPE));

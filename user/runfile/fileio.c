@@ -33,24 +33,24 @@ int open_regular(const char *what, const char *path, struct stat *st,
 	/* refuse what is not a file before opening it: opening a device can act */
 	if (stat(path, &before)) {
 		rc = -errno;
-		snprintf(err, errlen, "%s%s%s: %s", what, *what ? " " : "", path, strerror(-rc));
+		snprintf(err, errlen, "%s%s%s: %s", what, *what ? " " : "", shown_path(path), strerror(-rc));
 		return rc;
 	}
 	if (!S_ISREG(before.st_mode)) {
 		snprintf(err, errlen, "%s%s%s: is %s, not a regular file", what, *what ? " " : "",
-			 path, kind_of(before.st_mode));
+			 shown_path(path), kind_of(before.st_mode));
 		return -EINVAL;
 	}
 	/* O_NONBLOCK: if it was swapped for a FIFO meanwhile, open must not wait */
 	fd = open(path, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
 	if (fd < 0) {
 		rc = -errno;
-		snprintf(err, errlen, "%s%s%s: %s", what, *what ? " " : "", path, strerror(-rc));
+		snprintf(err, errlen, "%s%s%s: %s", what, *what ? " " : "", shown_path(path), strerror(-rc));
 		return rc;
 	}
 	if (fstat(fd, &after) || !S_ISREG(after.st_mode) || !same_file(&before, &after)) {
 		close(fd);
-		snprintf(err, errlen, "%s%s%s: changed while being opened", what, *what ? " " : "", path);
+		snprintf(err, errlen, "%s%s%s: changed while being opened", what, *what ? " " : "", shown_path(path));
 		return -EAGAIN;
 	}
 	flags = fcntl(fd, F_GETFL);
@@ -78,7 +78,7 @@ int read_regular_file(const char *what, const char *path, size_t max,
 	buf = malloc(max + 1);
 	if (!buf) {
 		close(fd);
-		snprintf(err, errlen, "%s%s%s: out of memory", what, sp, path);
+		snprintf(err, errlen, "%s%s%s: out of memory", what, sp, shown_path(path));
 		return -ENOMEM;
 	}
 	while (len <= max) {
@@ -87,7 +87,7 @@ int read_regular_file(const char *what, const char *path, size_t max,
 			continue;
 		if (n < 0) {
 			rc = -errno;
-			snprintf(err, errlen, "%s%s%s: %s", what, sp, path, strerror(-rc));
+			snprintf(err, errlen, "%s%s%s: %s", what, sp, shown_path(path), strerror(-rc));
 			break;
 		}
 		if (n == 0)
@@ -97,11 +97,11 @@ int read_regular_file(const char *what, const char *path, size_t max,
 	close(fd);
 	if (!rc && len > max) {
 		snprintf(err, errlen, "%s%s%s: larger than %zu bytes, more than pftrace reads",
-			 what, sp, path, max);
+			 what, sp, shown_path(path), max);
 		rc = -EFBIG;
 	}
 	if (!rc && !len) {
-		snprintf(err, errlen, "%s%s%s: is empty", what, sp, path);
+		snprintf(err, errlen, "%s%s%s: is empty", what, sp, shown_path(path));
 		rc = -ENODATA;
 	}
 	if (rc) {
@@ -146,7 +146,7 @@ int output_extension_check(const char *path, bool prom_ok, char *err, size_t err
 	    (prom_ok && !strcmp(dot, ".prom")))
 		return 0;
 	snprintf(err, errlen, "-o %s: pftrace writes JSON (.json, or no extension)%s, not '%s'",
-		 path, prom_ok ? " or Prometheus text (.prom)" : "", dot);
+		 shown_path(path), prom_ok ? " or Prometheus text (.prom)" : "", dot);
 	return -EINVAL;
 }
 
@@ -158,16 +158,16 @@ static int existing_output(const char *path, struct stat *st, bool *exists,
 	if (lstat(path, st)) {
 		if (errno == ENOENT)
 			return 0;
-		snprintf(err, errlen, "-o %s: %s", path, strerror(errno));
+		snprintf(err, errlen, "-o %s: %s", shown_path(path), strerror(errno));
 		return -errno;
 	}
 	if (S_ISDIR(st->st_mode)) {
-		snprintf(err, errlen, "-o %s: is a directory", path);
+		snprintf(err, errlen, "-o %s: is a directory", shown_path(path));
 		return -EISDIR;
 	}
 	if (!S_ISREG(st->st_mode)) {
 		snprintf(err, errlen, "-o %s: is %s; pftrace replaces only a regular file",
-			 path, kind_of(st->st_mode));
+			 shown_path(path), kind_of(st->st_mode));
 		return -EINVAL;
 	}
 	*exists = true;
@@ -189,7 +189,7 @@ int check_output_path(const char *path, char *err, size_t errlen)
 		return -EINVAL;
 	}
 	if (path[n - 1] == '/') {
-		snprintf(err, errlen, "-o %s: names a directory, not a file", path);
+		snprintf(err, errlen, "-o %s: names a directory, not a file", shown_path(path));
 		return -EISDIR;
 	}
 	rc = existing_output(path, &st, &exists, err, errlen);
@@ -201,7 +201,7 @@ int check_output_path(const char *path, char *err, size_t errlen)
 	errno = 0;
 	if (stat(parent, &st) || !S_ISDIR(st.st_mode) || access(parent, W_OK | X_OK)) {
 		rc = errno ? -errno : -ENOTDIR;
-		snprintf(err, errlen, "-o %s: %s", path, strerror(-rc));
+		snprintf(err, errlen, "-o %s: %s", shown_path(path), strerror(-rc));
 		return rc;
 	}
 	return 0;
@@ -256,7 +256,7 @@ int write_file_atomic(const char *path, const char *data, size_t len,
 	fd = mkostemp(tmp, O_CLOEXEC);
 	if (fd < 0) {
 		rc = -errno;
-		snprintf(err, errlen, "%s: cannot create a file beside it: %s", path, strerror(-rc));
+		snprintf(err, errlen, "%s: cannot create a file beside it: %s", shown_path(path), strerror(-rc));
 		return rc;
 	}
 	rc = write_all(fd, data, len);
@@ -281,7 +281,7 @@ int write_file_atomic(const char *path, const char *data, size_t len,
 	if (rc) {
 		unlink(tmp);
 		if (rc != -EINVAL && rc != -EISDIR)
-			snprintf(err, errlen, "%s: %s", path, strerror(-rc));
+			snprintf(err, errlen, "%s: %s", shown_path(path), strerror(-rc));
 	}
 	return rc;
 }

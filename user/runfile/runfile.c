@@ -693,7 +693,8 @@ static int read_replay(struct reader *r, struct json_object *rj)
 int runfile_parse(const char *text, size_t len, const char *name, struct run_file *rf,
 		  char *err, size_t errlen)
 {
-	struct reader r = { .rf = rf, .name = name, .err = err, .errlen = errlen };
+	/* the file's name, from argv, reaches a terminal in every refusal */
+	struct reader r = { .rf = rf, .name = shown_path(name), .err = err, .errlen = errlen };
 	struct json_object *root, *targets, *v;
 	char why[160];
 	__u64 schema;
@@ -841,7 +842,7 @@ static int read_interval(struct reader *r, struct json_object *root, double *int
 int runfile_parse_line(const char *text, size_t len, const char *name, struct run_file *rf,
 		       double *interval_s, char *err, size_t errlen)
 {
-	struct reader r = { .rf = rf, .name = name, .err = err, .errlen = errlen };
+	struct reader r = { .rf = rf, .name = shown_path(name), .err = err, .errlen = errlen };
 	struct json_object *root;
 	char why[160];
 	int rc;
