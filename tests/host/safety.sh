@@ -612,6 +612,20 @@ hostile "an option's value holding ESC and BEL" 2 "not 'x\\\\x1b\[2J\\\\x07'" \
 hostile "--btf of a missing file so named" 2 "btf $shown-gone: No such file" \
 	"$pftrace" -f avc_lookup --btf "$evil-gone" -d 1
 
+# diff of a run with no walks: no figure of walks, not p99 -1 and -200%
+run_file nowalk.json lookups=0 hits=0 misses=0 next_null_at_hit=0 'chain_walked=[]' \
+	'hit_position=[]' 'self_check={"agree": 0, "disagree": 0}'
+hostile "diff of a run with no walks, before" 0 '^  p99 nodes walked  *-  *1$' \
+	"$pftrace" diff nowalk.json "$minimal"
+"$pftrace" diff nowalk.json "$minimal" >nowalk.txt 2>&1
+check "...no -1 and no percentage change of walks" sh -c "! grep -E 'walked.*(-1 |%)' nowalk.txt"
+hostile "diff of a run with no walks, after" 0 '^  mean nodes walked  *0.667  *-$' \
+	"$pftrace" diff "$minimal" nowalk.json
+hostile "diff of two runs with no walks" 0 '^  hit rate  *-  *-$' "$pftrace" diff nowalk.json nowalk.json
+run_file truncated.json truncated=3 next_null_at_hit=0 'chain_walked=[]' 'hit_position=[]'
+hostile "diff of a run whose every walk was truncated" 0 '^  p99 nodes walked  *1  *-$' \
+	"$pftrace" diff "$minimal" truncated.json
+
 # the table in the docs is this list
 if [ "${1:-}" = --update-doc ]; then
 	cp "$doc" "$committed_doc"
