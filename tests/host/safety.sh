@@ -626,6 +626,30 @@ run_file truncated.json truncated=3 next_null_at_hit=0 'chain_walked=[]' 'hit_po
 hostile "diff of a run whose every walk was truncated" 0 '^  p99 nodes walked  *1  *-$' \
 	"$pftrace" diff "$minimal" truncated.json
 
+# PFTRACE_KALLSYMS, a test seam in the shipped binary: a regular file or
+# nothing; never a blocking open, never a missing path taken for /proc's
+mkfifo ksyms-fifo
+ln -s ksyms-fifo ksyms-link
+mkdir ksyms-dir
+ksyms_case() { # INPUT PATTERN VALUE COMMAND...
+	local input=$1 pattern=$2 value=$3
+	shift 3
+	hostile "PFTRACE_KALLSYMS=$input, $*" 2 "$pattern" env PFTRACE_KALLSYMS="$value" timeout 10 "$pftrace" "$@"
+}
+ksyms_case "a FIFO" 'PFTRACE_KALLSYMS ksyms-fifo: is a FIFO, not a regular file' ksyms-fifo features
+ksyms_case /dev/zero 'PFTRACE_KALLSYMS /dev/zero: is a character device' /dev/zero features
+ksyms_case "a missing path" 'PFTRACE_KALLSYMS missing: No such file or directory' missing features
+ksyms_case "\"\" (empty)" 'PFTRACE_KALLSYMS is empty' "" features
+ksyms_case "a directory" 'PFTRACE_KALLSYMS ksyms-dir: is a directory' ksyms-dir features
+ksyms_case "a link to a FIFO" 'is a FIFO, not a regular file' ksyms-link features
+ksyms_case "a FIFO" 'PFTRACE_KALLSYMS ksyms-fifo: is a FIFO' ksyms-fifo -f avc_lookup -d 1
+ksyms_case "a FIFO" 'PFTRACE_KALLSYMS ksyms-fifo: is a FIFO' ksyms-fifo sites -f avc_lookup
+ksyms_case "a FIFO" 'PFTRACE_KALLSYMS ksyms-fifo: is a FIFO' ksyms-fifo list
+printf 'ffffffff81000000 T _stext\nffffffff82000000 D init_task\n' >ksyms-copy
+env PFTRACE_KALLSYMS=ksyms-copy "$pftrace" features >ksyms-features.txt 2>&1
+check "PFTRACE_KALLSYMS of a regular copy is read: features exit 0, kallsyms with data symbols" \
+	sh -c "[ $? -eq 0 ] && grep -q 'data symbols included' ksyms-features.txt"
+
 # the table in the docs is this list
 if [ "${1:-}" = --update-doc ]; then
 	cp "$doc" "$committed_doc"

@@ -14,6 +14,7 @@
 
 #include "cli.h"
 #include "commands.h"
+#include "kernel.h"
 #include "output.h"
 #include "session.h"
 
@@ -27,7 +28,12 @@ static int run(int argc, char **argv);
 int main(int argc, char **argv)
 {
 	char err[PFT_ERRLEN];
-	int rc = run(argc, argv);
+	int rc;
+
+	/* the kernel's facts come from where they should, or nothing runs */
+	if (kallsyms_env_check(err, sizeof(err)))
+		return pft_refuse(NULL, "%s", err);
+	rc = run(argc, argv);
 
 	if (stdout_close(err, sizeof(err)) && rc != 2) {
 		fprintf(stderr, "pftrace: %s\n", err);

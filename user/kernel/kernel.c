@@ -255,11 +255,36 @@ struct ksyms {
 	int passes;                          /* reads of /proc/kallsyms so far */
 };
 
+int kallsyms_env_check(char *err, size_t errlen)
+{
+	const char *path = getenv("PFTRACE_KALLSYMS");
+	int fd;
+
+	if (!path)
+		return 0;
+	if (!*path) {
+		snprintf(err, errlen, "PFTRACE_KALLSYMS is empty: unset it, or name a copy of "
+			 "/proc/kallsyms");
+		return -EINVAL;
+	}
+	fd = open_regular("PFTRACE_KALLSYMS", path, NULL, err, errlen);
+	if (fd < 0)
+		return fd;
+	close(fd);
+	return 0;
+}
+
 static FILE *kallsyms_open(struct ksyms *ks)
 {
 	/* a test seam: the lab checks refusals with a doctored copy */
 	const char *path = getenv("PFTRACE_KALLSYMS");
-	FILE *f = fopen(path ? path : "/proc/kallsyms", "r");
+	char err[PFT_ERRLEN];
+	/* never a blocking open: a FIFO or a device there is refused, not waited on */
+	int fd = path ? open_regular("PFTRACE_KALLSYMS", path, NULL, err, sizeof(err)) : -1;
+	FILE *f = path ? (fd >= 0 ? fdopen(fd, "r") : NULL) : fopen("/proc/kallsyms", "r");
+
+	if (path && fd >= 0 && !f)
+		close(fd);
 
 	/* large reads: every read() makes the kernel find its place again */
 	if (f)
