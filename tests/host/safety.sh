@@ -650,6 +650,31 @@ env PFTRACE_KALLSYMS=ksyms-copy "$pftrace" features >ksyms-features.txt 2>&1
 check "PFTRACE_KALLSYMS of a regular copy is read: features exit 0, kallsyms with data symbols" \
 	sh -c "[ $? -eq 0 ] && grep -q 'data symbols included' ksyms-features.txt"
 
+# -o paths that could fail only after the work: the early check makes
+# (and removes) the temporary file the write will go through
+name245=$(head -c 245 /dev/zero | tr '\0' a).json
+mkdir o245
+hostile "-o a name of 245 bytes and .json (its temporary name would pass 255)" 0 'pftrace replay: synthetic' \
+	synthetic -o "o245/$name245"
+check "...written, and nothing else left beside it" sh -c "[ \"\$(ls -A o245)\" = '$name245' ] && jq -e .replay 'o245/$name245'"
+name257=$(head -c 252 /dev/zero | tr '\0' b).json
+hostile "-o a 257-byte name" 2 "-o bbbb*\.json: File name too long" synthetic -o "$name257"
+hostile "-o /proc/newfile.json" 2 '-o /proc/newfile.json: cannot create a file there' \
+	synthetic -o /proc/newfile.json
+hostile "-o /sys/kernel/new.json" 2 '-o /sys/kernel/new.json: cannot create a file there' \
+	synthetic -o /sys/kernel/new.json
+hostile "a trace's -o /proc/newfile.json, refused before it attaches" 2 \
+	'-o /proc/newfile.json: cannot create a file there' timeout 20 "$pftrace" -f avc_lookup -d 1 -o /proc/newfile.json
+hostile "snapshot -o /sys/kernel/new.json" 2 '-o /sys/kernel/new.json: cannot create' \
+	timeout 20 "$pftrace" snapshot -f avc_lookup -o /sys/kernel/new.json
+hostile "merge -o /proc/fleet.json" 2 '-o /proc/fleet.json: cannot create a file there' \
+	"$pftrace" merge "$minimal" "$minimal" -o /proc/fleet.json
+hostile "plot -o /proc/p.svg" 2 '-o /proc/p.svg: cannot create a file there' \
+	"$pftrace" plot "$minimal" -o /proc/p.svg
+mkdir o-empty
+synthetic -o o-empty/run.json >/dev/null
+check "the early check leaves no temporary file behind" sh -c "[ \"\$(ls -A o-empty)\" = run.json ]"
+
 # the table in the docs is this list
 if [ "${1:-}" = --update-doc ]; then
 	cp "$doc" "$committed_doc"

@@ -2,6 +2,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <libgen.h>
+#include <limits.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -174,6 +175,53 @@ static int existing_output(const char *path, struct stat *st, bool *exists,
 	return 0;
 }
 
+/*
+ * The temporary name beside PATH a write goes through: ".BASE.XXXXXX",
+ * BASE cut so that the name fits NAME_MAX even where PATH's own barely
+ * does (a 250-byte name).
+ */
+#define TEMP_SUFFIX ".XXXXXX"
+static void temp_beside(const char *path, char *tmp, size_t size)
+{
+	char dir[4096], base[4096];
+
+	/* POSIX dirname/basename may write into their argument */
+	snprintf(dir, sizeof(dir), "%s", path);
+	snprintf(base, sizeof(base), "%s", path);
+	snprintf(tmp, size, "%s/.%.*s" TEMP_SUFFIX, dirname(dir),
+		 (int)(NAME_MAX - 1 - strlen(TEMP_SUFFIX)), basename(base));
+}
+
+/*
+ * Whether a file can be made where PATH goes: its name no longer than
+ * the directory takes, and the temporary file made and removed again,
+ * which /proc, /sys, a read-only mount or a full inode table refuse now
+ * rather than after the work.
+ */
+static int output_creatable(const char *path, const char *parent, char *err, size_t errlen)
+{
+	char base[4096], tmp[8300];
+	long name_max = pathconf(parent, _PC_NAME_MAX);
+	int fd, rc;
+
+	snprintf(base, sizeof(base), "%s", path);
+	if (strlen(basename(base)) > (size_t)(name_max > 0 ? name_max : NAME_MAX)) {
+		snprintf(err, errlen, "-o %s: %s", shown_path(path), strerror(ENAMETOOLONG));
+		return -ENAMETOOLONG;
+	}
+	temp_beside(path, tmp, sizeof(tmp));
+	fd = mkostemp(tmp, O_CLOEXEC);
+	if (fd < 0) {
+		rc = -errno;
+		snprintf(err, errlen, "-o %s: cannot create a file there: %s", shown_path(path),
+			 strerror(-rc));
+		return rc;
+	}
+	close(fd);
+	unlink(tmp);
+	return 0;
+}
+
 int check_output_path(const char *path, char *err, size_t errlen)
 {
 	char dir[4096], *parent;
@@ -204,7 +252,7 @@ int check_output_path(const char *path, char *err, size_t errlen)
 		snprintf(err, errlen, "-o %s: %s", shown_path(path), strerror(-rc));
 		return rc;
 	}
-	return 0;
+	return output_creatable(path, parent, err, errlen);
 }
 
 static int write_all(int fd, const char *p, size_t len)
@@ -235,7 +283,7 @@ static mode_t current_umask(void)
 int write_file_atomic(const char *path, const char *data, size_t len,
 		      char *err, size_t errlen)
 {
-	char dir[4096], base[4096], tmp[8300];
+	char tmp[8300];
 	struct stat old;
 	bool exists;
 	int fd, rc;
@@ -249,10 +297,7 @@ int write_file_atomic(const char *path, const char *data, size_t len,
 	rc = check_output_path(path, err, errlen);
 	if (rc)
 		return rc;
-	/* POSIX dirname/basename may write into their argument */
-	snprintf(dir, sizeof(dir), "%s", path);
-	snprintf(base, sizeof(base), "%s", path);
-	snprintf(tmp, sizeof(tmp), "%s/.%s.XXXXXX", dirname(dir), basename(base));
+	temp_beside(path, tmp, sizeof(tmp));
 	fd = mkostemp(tmp, O_CLOEXEC);
 	if (fd < 0) {
 		rc = -errno;
