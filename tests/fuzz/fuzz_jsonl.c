@@ -3,7 +3,7 @@
  * libFuzzer target: the JSON-lines reader plot takes -i --format json's
  * output through (runfile_parse_line), and the heat map drawn from it.
  * Each interval it takes is written again as pftrace writes one
- * (render_target_json), read back and written again: the same text,
+ * (render_target_json), read back and written again: the same document,
  * with no NaN or infinity. Built with AddressSanitizer and UBSan;
  * tests/fuzz/run drives it.
  */
@@ -13,7 +13,7 @@
 #include <string.h>
 #include <json-c/json.h>
 
-#include "json_finite.h"
+#include "json_check.h"
 #include "plot_svg.h"
 #include "runfile.h"
 
@@ -55,7 +55,7 @@ static void round_trip(const struct run_report *r, double interval_s)
 		abort();
 	}
 	second = interval_text(&again->rep, again_s);
-	if (second && strcmp(first, second)) {
+	if (second && !json_text_same(first, second)) {
 		fprintf(stderr, "written again, the interval differs:\n%s\n---\n%s\n", first, second);
 		abort();
 	}

@@ -675,6 +675,91 @@ mkdir o-empty
 synthetic -o o-empty/run.json >/dev/null
 check "the early check leaves no temporary file behind" sh -c "[ \"\$(ls -A o-empty)\" = run.json ]"
 
+# sections a reader takes are written back, not dropped: --by, the
+# start-up phases, samples' hottest instructions, a replay
+tenants=$top/tests/fuzz/corpus/runfile/tenants.json
+short=$top/docs/examples/avc-6.12-short-chains.json
+same_json() { # A B JQ: JQ gives the same in files A and B (numbers to 1e-6: written in 15 digits)
+	local q="$3 | walk(if type == \"number\" then (. * 1e6 | round) else . end)"
+	[ "$(jq -S "$q" "$1")" = "$(jq -S "$q" "$2")" ] && [ "$(jq -S "$3" "$1")" != null ]
+}
+"$pftrace" report --format json "$tenants" >tenants-again.json 2>/dev/null
+check "report --format json keeps targets[].by, row for row" \
+	same_json "$tenants" tenants-again.json '.targets[0].by'
+"$pftrace" report --format prometheus "$tenants" >tenants.prom 2>/dev/null
+check "report --format prometheus of a tenants run has its pftrace_by_* metrics" \
+	sh -c "grep -q '^pftrace_by_lookups_total{.*comm=\"avc-load\".*} 44496$' tenants.prom"
+"$pftrace" report --format json "$short" >short-again.json 2>/dev/null
+check "report --format json keeps startup_phases" same_json "$short" short-again.json '.startup_phases'
+check "...and samples.hottest" same_json "$short" short-again.json '.targets[0].samples.hottest'
+check "...and the sampling counts" same_json "$short" short-again.json '.sampling'
+"$pftrace" report --format json replay-7.json >replay-again.json 2>/dev/null
+check "report --format json keeps a replay section" same_json replay-7.json replay-again.json \
+	'.replay.per_lookup | map_values({median, lo, hi, samples})'
+for f in "$tenants" "$short" replay-7.json; do
+	"$pftrace" report --format json "$f" >again1.json 2>/dev/null
+	"$pftrace" report --format json again1.json >again2.json 2>/dev/null
+	check "report --format json of ${f##*/}, read back and written again: the same" cmp -s again1.json again2.json
+done
+"$pftrace" merge "$tenants" "$tenants" >tenants-merged.json 2>/dev/null
+check "merge adds --by rows of the same who" \
+	sh -c "[ \"\$(jq '.targets[0].by.rows[0].lookups' tenants-merged.json)\" = 88992 ]"
+hostile "merge of runs with start-up phases and samples says it leaves them out" 0 '"merged_runs": 2' \
+	sh -c "'$pftrace' merge '$short' '$short' 2>merge-note.txt"
+check "...in one line" grep -q 'merge: startup_phases and samples are one run.s each' merge-note.txt
+base=$tenants
+run_file noby.json 'by=-'
+hostile "merge of a run with --by and one without" 2 'merge wants the same --by' \
+	"$pftrace" merge "$tenants" noby.json
+run_file by-key.json 'by/key="user"'
+hostile "--by key 'user'" 2 "by.key 'user'; pftrace writes comm, pid or cgroup" "$pftrace" report by-key.json
+run_file by-order.json 'by/rows/0/nodes=1'
+hostile "--by rows out of order" 2 'by.rows\[1\] is out of order' "$pftrace" report by-order.json
+run_file by-miss.json 'by/rows/1/misses=103'
+hostile "a --by row of more misses than lookups" 2 '103 misses of 102 lookups' "$pftrace" report by-miss.json
+run_file by-more.json 'by/rows/0/lookups=50000' 'by/rows/0/nodes=400000'
+hostile "--by rows charging more lookups than the target made" 2 'more than the target.s 44612' \
+	"$pftrace" report --format prometheus by-more.json
+run_file by-nul.json 'by/rows/0/name="avc\u0000load"'
+hostile "a --by row whose name holds a NUL" 2 'name holds a NUL byte' "$pftrace" report by-nul.json
+run_file by-long.json "by/rows/0/name=\"$(head -c 300 /dev/zero | tr '\0' n)\""
+hostile "a --by row name of 300 bytes" 2 'name is longer than 255 bytes' "$pftrace" report by-long.json
+python3 -c 'import json, sys; d = json.load(open(sys.argv[1])); by = d["targets"][0]["by"]; by["rows"] = [dict(by["rows"][2], name="p%d" % i, lookups=0, nodes=0, misses=0) for i in range(4097)]; json.dump(d, open("by-many.json", "w"))' "$tenants"
+hostile "4097 --by rows" 2 'by has 4097 rows; pftrace writes at most 4096' "$pftrace" report by-many.json
+base=$short
+run_file hot-swap.json 'samples/hottest/0/samples=1' 'samples/hottest/3/samples=3'
+hostile "samples' hottest not in order of their samples" 2 'samples.hottest is not its instructions. hottest' \
+	"$pftrace" report hot-swap.json
+run_file hot-more.json 'samples/hottest/0/samples=8'
+hostile "an instruction of more samples than its function" 2 'an instruction at 5 with 8 samples' \
+	"$pftrace" report hot-more.json
+run_file hot-sum.json 'samples/samples=6'
+hostile "instructions summing past their function's samples" 2 'its instructions have 7 samples, the function 6' \
+	"$pftrace" report hot-sum.json
+run_file hot-pf.json 'samples/prefetch=[{"offset": 20, "instruction": "prefetcht0 [rax]", "bytes": "zz", "samples": 0, "next_samples": 0}]'
+hostile "a prefetch whose bytes are not hex" 2 "bytes 'zz' are no instruction's" "$pftrace" report hot-pf.json
+run_file hot-overlap.json 'samples/prefetch=[{"offset": 4, "instruction": "prefetcht0 [rax]", "bytes": "0f1800", "samples": 0, "next_samples": 0}]'
+hostile "a prefetch overlapping the next instruction" 2 'the prefetch at 4 overlaps' "$pftrace" report hot-overlap.json
+run_file hot-9.json 'samples/hottest=[{"offset": 1, "samples": 0, "instruction": "x"}, {"offset": 2, "samples": 0, "instruction": "x"}, {"offset": 3, "samples": 0, "instruction": "x"}, {"offset": 4, "samples": 0, "instruction": "x"}, {"offset": 5, "samples": 0, "instruction": "x"}, {"offset": 6, "samples": 0, "instruction": "x"}, {"offset": 7, "samples": 0, "instruction": "x"}, {"offset": 8, "samples": 0, "instruction": "x"}, {"offset": 9, "samples": 0, "instruction": "x"}]'
+hostile "nine hottest instructions" 2 '9 hottest and 0 prefetch instructions; pftrace writes at most 8' \
+	"$pftrace" report hot-9.json
+run_file sampling-kernel.json '/sampling/kernel=5000'
+hostile "more samples in the kernel than samples" 2 'sampling: 1963 samples, 5000 in the kernel' \
+	"$pftrace" report sampling-kernel.json
+run_file sampling-fn.json '/sampling/total=6' '/sampling/kernel=6' '/sampling/in_traced=6'
+hostile "a function of more samples than were taken" 2 'targets\[0\].samples: 7 samples of 6' \
+	"$pftrace" report sampling-fn.json
+run_file phases-inf.json '/startup_phases/0/ms:=Infinity'
+hostile "a start-up phase of Infinity ms" 2 'startup_phases.ms is not a finite number' \
+	"$pftrace" report phases-inf.json
+python3 -c 'import json, sys; d = json.load(open(sys.argv[1])); d["startup_phases"] = [{"phase": "p%d" % i, "ms": 1} for i in range(33)]; json.dump(d, open("phases-33.json", "w"))' "$short"
+hostile "33 start-up phases" 2 'startup_phases has 33 phases; pftrace writes at most 32' \
+	"$pftrace" report phases-33.json
+base=$minimal
+run_file esc-1500.json "traced=\"$(python3 -c 'print("\\u001b" * 1500)')\""
+hostile "a traced name of 1500 ESC bytes (6000 written back escaped)" 2 \
+	'traced is longer than 4096 bytes, its control characters escaped' "$pftrace" report esc-1500.json
+
 # the table in the docs is this list
 if [ "${1:-}" = --update-doc ]; then
 	cp "$doc" "$committed_doc"

@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "json_rules.h"
 #include "commands.h"
 #include "opts.h"
 #include "output.h"
@@ -55,6 +56,93 @@ static const char *duty_words(const struct duty_summary *d, char *buf, size_t le
 	return buf;
 }
 
+/* rows charged to the same who: the same name, and the same id (a pid, a cgroup) */
+static struct by_row *by_row_of(struct by_report *m, const struct by_row *r)
+{
+	int i;
+
+	for (i = 0; i < m->nrows; i++)
+		if (m->rows[i].id == r->id && !strcmp(m->rows[i].name, r->name))
+			return &m->rows[i];
+	return NULL;
+}
+
+static int by_nodes_desc(const void *a, const void *b)
+{
+	const struct by_row *x = a, *y = b;
+
+	return x->nodes < y->nodes ? 1 : x->nodes > y->nodes ? -1 :
+	       x->lookups < y->lookups ? 1 : x->lookups > y->lookups ? -1 : 0;
+}
+
+/*
+ * --by of one more run into M (owned by the merge): rows of the same
+ * who add up, the others join. Runs charged by another key, or not at
+ * all where the first was, do not add.
+ */
+static int merge_by(struct by_report *m, const struct target_report *b, const char *name,
+		    const char *first_name, char *err, size_t errlen)
+{
+	int k;
+
+	if (!m != !b->by || (m && strcmp(m->key, b->by->key))) {
+		snprintf(err, errlen, "%s: %s charged its walks %s%s, %s %s%s; merge wants the same --by",
+			 name, b->traced, b->by ? "by " : "to no one", b->by ? b->by->key : "", first_name,
+			 m ? "by " : "to no one", m ? m->key : "");
+		return -1;
+	}
+	if (!m)
+		return 0;
+	m->scaled |= b->by->scaled;
+	if (!json_count_add(m->dropped, b->by->dropped, &m->dropped))
+		goto overflow;
+	for (k = 0; k < b->by->nrows; k++) {
+		const struct by_row *r = &b->by->rows[k];
+		struct by_row *row = by_row_of(m, r), *rows;
+
+		if (!row) {
+			if (m->nrows == PFT_BY_MAX) {
+				snprintf(err, errlen, "%s: %s's --by rows pass %d when added to the runs "
+					 "before it", name, b->traced, PFT_BY_MAX);
+				return -1;
+			}
+			rows = realloc(m->rows, (size_t)(m->nrows + 1) * sizeof(*rows));
+			if (!rows) {
+				snprintf(err, errlen, "out of memory");
+				return -1;
+			}
+			m->rows = rows;
+			row = &m->rows[m->nrows++];
+			*row = (struct by_row){ .id = r->id };
+			snprintf(row->name, sizeof(row->name), "%s", r->name);
+		}
+		if (!json_count_add(row->lookups, r->lookups, &row->lookups) ||
+		    !json_count_add(row->nodes, r->nodes, &row->nodes) ||
+		    !json_count_add(row->misses, r->misses, &row->misses))
+			goto overflow;
+	}
+	/* as the trace writes them: most nodes walked first */
+	qsort(m->rows, (size_t)m->nrows, sizeof(*m->rows), by_nodes_desc);
+	return 0;
+overflow:
+	snprintf(err, errlen, "%s: %s's --by counts overflow when added to the runs before it "
+		 "(counts are below 2^63)", name, b->traced);
+	return -1;
+}
+
+void merge_free(struct run_report *out)
+{
+	int t;
+
+	for (t = 0; t < out->ntargets; t++) {
+		if (!out->targets[t].by)
+			continue;
+		free(out->targets[t].by->rows);
+		free((void *)out->targets[t].by);
+		out->targets[t].by = NULL;
+	}
+}
+
 int merge_runs(const struct run_report *const *runs, int n, const char *const *names,
 	       struct run_report *out, char *err, size_t errlen)
 {
@@ -66,6 +154,10 @@ int merge_runs(const struct run_report *const *runs, int n, const char *const *n
 	int i, t;
 
 	*out = *first;
+	/* where start-up time went, and the samples: one run's each, no sum */
+	out->phases = NULL;
+	out->nphases = 0;
+	out->samples = NULL;
 	out->merged_runs = 0;
 	out->duration_s = 0;
 	out->cpu_s = 0;
@@ -143,9 +235,24 @@ int merge_runs(const struct run_report *const *runs, int n, const char *const *n
 		m->duty.attach_ms = m->duty.detach_ms = m->duty.switch_cpu_ms = 0;
 		m->duty.walk_cpu_s = 0;
 		walk_known = true;
+		m->profile = NULL;
+		m->by = NULL;
+		if (first->targets[t].by) {
+			struct by_report *by = calloc(1, sizeof(*by));
+
+			if (!by) {
+				snprintf(err, errlen, "out of memory");
+				return -1;
+			}
+			by->key = first->targets[t].by->key;
+			m->by = by;
+		}
 		for (i = 0; i < n; i++) {
 			const struct target_report *b = &runs[i]->targets[t];
 			const char *name = shown_path(names[i]);
+
+			if (merge_by((struct by_report *)m->by, b, name, first_name, err, errlen))
+				return -1;
 
 			/* the sum must be a count the run-file reader accepts */
 			if (!chain_stats_add_checked(&m->stats, &b->stats, PFT_COUNT_MAX) ||
@@ -262,6 +369,22 @@ static void merge_command(char *cmd, size_t len, char **files, int n)
 		used += (size_t)snprintf(cmd + used, len - used, " %s", files[i]);
 }
 
+/* what the merged run leaves out, said once: each of these is one run's, no sum */
+static void per_run_note(const struct run_report *const *runs, int n)
+{
+	bool phases = false, samples = false;
+	int i;
+
+	for (i = 0; i < n; i++) {
+		phases |= runs[i]->nphases > 0;
+		samples |= runs[i]->samples != NULL;
+	}
+	if (phases || samples)
+		fprintf(stderr, "pftrace: merge: %s%s%s are one run's each: the merged run has none\n",
+			phases ? "startup_phases" : "", phases && samples ? " and " : "",
+			samples ? "samples" : "");
+}
+
 int cmd_merge(int argc, char **argv)
 {
 	struct run_file *files;
@@ -298,6 +421,7 @@ int cmd_merge(int argc, char **argv)
 	}
 	merge_command(cmd, sizeof(cmd), &argv[optind], n);
 	merged.command = cmd;
+	per_run_note(runs, n);
 	rc = 0;
 	if (out) {
 		if (report_write_file(&merged, out, err, sizeof(err))) {
@@ -307,6 +431,7 @@ int cmd_merge(int argc, char **argv)
 	} else {
 		rc = report_print(&merged, format);
 	}
+	merge_free(&merged);
 out:
 	for (i = 0; i < n; i++)
 		runfile_free(&files[i]);

@@ -182,6 +182,8 @@ void render_prometheus(FILE *f, const struct run_report *r);
 struct estimate;
 struct json_object *estimate_json(struct estimate e);
 /* A function's samples and prefetch instructions (profile_render.c) */
+/* the indexes of P's MAX hottest instructions, hottest first (ties: the lower address) */
+int profile_hottest(const struct function_profile *p, int *idx, int max);
 void render_profile_text(FILE *f, const struct function_profile *p, const struct sample_result *r);
 struct json_object *profile_json(const struct function_profile *p, const struct sample_result *r);
 /* What was sampled, for a JSON document's "sampling" key. */

@@ -219,6 +219,32 @@ struct json_object *runfile_new_document(const char *command)
 	return root;
 }
 
+/* A replay section read back: each option's passes and what they give. */
+static struct json_object *replay_summary_json(const struct replay_summary *rs)
+{
+	static const char *const keys[PFT_REPLAY_OPTS] = { "none", "every_node", "nonnull_only" };
+	struct json_object *o = json_object_new_object(), *per = json_object_new_object();
+	int k, i;
+
+	add(o, "traced", json_object_new_string(rs->traced));
+	add(o, "mode", json_object_new_string(rs->mode));
+	add(o, "unit", json_object_new_string(rs->unit));
+	add(o, "reps", json_object_new_int(rs->reps));
+	for (k = 0; k < PFT_REPLAY_OPTS; k++) {
+		struct json_object *oj = json_object_new_object(), *samples = json_object_new_array();
+
+		add(oj, "median", json_object_new_double(rs->median[k]));
+		add(oj, "lo", json_object_new_double(rs->lo[k]));
+		add(oj, "hi", json_object_new_double(rs->hi[k]));
+		for (i = 0; i < rs->reps; i++)
+			json_object_array_add(samples, json_object_new_double(rs->samples[k][i]));
+		add(oj, "samples", samples);
+		add(per, keys[k], oj);
+	}
+	add(o, "per_lookup", per);
+	return o;
+}
+
 struct json_object *render_json(const struct run_report *r)
 {
 	struct json_object *root = json_object_new_object();
@@ -294,6 +320,8 @@ struct json_object *render_json(const struct run_report *r)
 	for (i = 0; i < r->ntargets; i++)
 		json_object_array_add(targets, target_json(&r->targets[i], r->duration_s, r->samples));
 	add(root, "targets", targets);
+	if (r->replay.present)
+		add(root, "replay", replay_summary_json(&r->replay));
 	return root;
 }
 

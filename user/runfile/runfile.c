@@ -110,7 +110,12 @@ static const char *get_string(struct reader *r, struct json_object *o, const cha
 
 	if (v && (why = json_text_of(v, JSON_TEXT_MAX, &s, whybuf, sizeof(whybuf))))
 		fail(r, "%s%s%s %s", r->where ? r->where : "", r->where ? "." : "", key, why);
-	return keep(r, s);
+	s = keep(r, s);
+	/* kept escaped, and written back so: the bound holds for what is written */
+	if (strlen(s) > JSON_TEXT_MAX)
+		fail(r, "%s%s%s is longer than %d bytes, its control characters escaped",
+		     r->where ? r->where : "", r->where ? "." : "", key, JSON_TEXT_MAX);
+	return s;
 }
 
 /* The same into a buffer of its own, which it must fit escaped. */
@@ -156,6 +161,10 @@ static double get_range(struct reader *r, struct json_object *o, const char *key
 		fail(r, "%s%s%s %s", r->where ? r->where : "", r->where ? "." : "", key, why);
 	return d;
 }
+
+/* a traced function's code, and the prefetches in it: past any kernel's */
+#define PROFILE_MAX_BYTES (1 << 20)
+#define PROFILE_MAX_PREFETCH 4096
 
 /* a latency fit's figures, ns or cycles: far past any cost, short of overflow */
 #define FIT_MAX 1e12
@@ -326,6 +335,10 @@ static int read_snapshot(struct reader *r, struct json_object *o, const char *wh
 			 struct table_snapshot *s);
 static int check_key_counts(struct reader *r, const char *where,
 			    const struct table_snapshot *snap, const struct chain_stats *s);
+static int read_by(struct reader *r, struct json_object *o, const char *where,
+		   const struct chain_stats *s, struct by_report *by);
+static int read_profile(struct reader *r, struct json_object *v, const char *where,
+			struct function_profile *p);
 
 static int read_target(struct reader *r, struct json_object *t, int idx)
 {
@@ -433,14 +446,18 @@ static int read_target(struct reader *r, struct json_object *t, int idx)
 	v = member(t, "samples");
 	if (v && json_object_is_type(v, json_type_object)) {
 		struct function_profile *p = &r->rf->profiles[idx];
-		struct json_object *pf = member(v, "prefetch");
 
 		snprintf(p->name, sizeof(p->name), "%s", tr->traced);
-		p->samples = get_u64(r, v, "samples");
-		p->size = (unsigned long)get_u64(r, v, "size");
-		p->nprefetch = pf && json_object_is_type(pf, json_type_array) ?
-			       (int)json_object_array_length(pf) : 0;
+		if (read_profile(r, v, where, p))
+			return -1;
+		r->where = r->target_at;
 		tr->profile = p;
+	}
+	v = member(t, "by");
+	if (v) {
+		if (read_by(r, v, where, s, &r->rf->by[idx]))
+			return -1;
+		tr->by = &r->rf->by[idx];
 	}
 	v = member(member(t, "latency"), "fit");
 	if (v && json_object_is_type(v, json_type_object)) {
@@ -472,6 +489,245 @@ static int read_target(struct reader *r, struct json_object *t, int idx)
 	if (!r->rf->has_histograms[idx] && tr->sum.self_check_ok && s->lookups)
 		return fail(r, "%s has no chain_walked, yet its self-check passed", where);
 	return 0;
+}
+
+/*
+ * --by: the walks charged to who made them. Every count a count; the
+ * rows, with the lookups no row took, no more than the target's lookups
+ * (unless multiplied up by --sample-calls, "scaled"); rows by nodes
+ * walked, most first, as pftrace writes them.
+ */
+static int read_by(struct reader *r, struct json_object *o, const char *where,
+		   const struct chain_stats *s, struct by_report *by)
+{
+	static const char *const keys[] = { "comm", "pid", "cgroup" };
+	struct json_object *rows = member(o, "rows");
+	char bwhere[48];
+	__u64 sum;
+	size_t i, n;
+
+	snprintf(bwhere, sizeof(bwhere), "%s.by", where);
+	if (!json_object_is_type(o, json_type_object) || !rows ||
+	    !json_object_is_type(rows, json_type_array))
+		return fail(r, "%s is not an object with \"rows\"", bwhere);
+	by->key = get_string(r, o, "key");
+	for (i = 0; i < 3 && strcmp(by->key, keys[i]); i++)
+		;
+	if (i == 3)
+		return fail(r, "%s.key '%s'; pftrace writes comm, pid or cgroup", bwhere, by->key);
+	if (get_flag(r, o, bwhere, "scaled", &by->scaled) ||
+	    get_count(r, o, bwhere, "dropped", true, &by->dropped))
+		return -1;
+	n = json_object_array_length(rows);
+	if (n > PFT_BY_MAX)
+		return fail(r, "%s has %zu rows; pftrace writes at most %d", bwhere, n, PFT_BY_MAX);
+	by->rows = calloc(n + 1, sizeof(*by->rows));
+	if (!by->rows)
+		return fail(r, "out of memory");
+	sum = by->dropped;
+	for (i = 0; i < n; i++) {
+		struct json_object *row = json_object_array_get_idx(rows, i);
+		struct by_row *b = &by->rows[i];
+
+		by->nrows++;
+		get_string_into(r, row, "name", b->name, sizeof(b->name));
+		if (get_count(r, row, bwhere, "id", true, &b->id) ||
+		    get_count(r, row, bwhere, "lookups", true, &b->lookups) ||
+		    get_count(r, row, bwhere, "nodes", true, &b->nodes) ||
+		    get_count(r, row, bwhere, "misses", true, &b->misses) ||
+		    add_count(r, "by.rows", sum, b->lookups, &sum))
+			return -1;
+		if (b->misses > b->lookups)
+			return fail(r, "%s.rows[%zu]: %llu misses of %llu lookups", bwhere, i,
+				    (unsigned long long)b->misses, (unsigned long long)b->lookups);
+		if (i && (b->nodes > b[-1].nodes || (b->nodes == b[-1].nodes && b->lookups > b[-1].lookups)))
+			return fail(r, "%s.rows[%zu] is out of order (most nodes walked first)", bwhere, i);
+	}
+	if (!by->scaled && sum > s->lookups)
+		return fail(r, "%s: %llu lookups charged (dropped ones included), more than the "
+			    "target's %llu", bwhere, (unsigned long long)sum, (unsigned long long)s->lookups);
+	return r->failed ? -1 : 0;
+}
+
+/* an instruction of a profile, once per address: the same one named twice must agree */
+static int profile_insn(struct reader *r, const char *where, struct function_profile *p,
+			__u64 offset, __u64 samples, const char *text, const char *bytes, bool prefetch)
+{
+	struct annotated_insn *a;
+	int i;
+
+	for (i = 0; i < p->ninsns && p->insns[i].offset != offset; i++)
+		;
+	a = &p->insns[i];
+	if (i == p->ninsns) {
+		p->ninsns++;
+		a->offset = (unsigned long)offset;
+		a->samples = samples;
+	} else if (a->samples != samples) {
+		return fail(r, "%s: the instruction at %llu has %llu samples and %llu", where,
+			    (unsigned long long)offset, (unsigned long long)a->samples,
+			    (unsigned long long)samples);
+	}
+	if (text[0])
+		snprintf(a->text, sizeof(a->text), "%s", text);
+	if (bytes[0])
+		snprintf(a->bytes, sizeof(a->bytes), "%s", bytes);
+	a->prefetch |= prefetch;
+	return 0;
+}
+
+static int insn_offset_cmp(const void *a, const void *b)
+{
+	const struct annotated_insn *x = a, *y = b;
+
+	return x->offset < y->offset ? -1 : x->offset > y->offset;
+}
+
+/* one "hottest" or "prefetch" entry: its address, samples, text and bytes */
+static int read_insn(struct reader *r, struct json_object *e, const char *where,
+		     const struct function_profile *p, __u64 *offset, __u64 *samples,
+		     struct annotated_insn *text)
+{
+	get_string_into(r, e, "instruction", text->text, sizeof(text->text));
+	get_string_into(r, e, "bytes", text->bytes, sizeof(text->bytes));
+	if (get_count(r, e, where, "offset", true, offset) ||
+	    get_count(r, e, where, "samples", true, samples))
+		return -1;
+	if ((p->size && *offset >= p->size) || *samples > p->samples)
+		return fail(r, "%s: an instruction at %llu with %llu samples, in a function of %lu "
+			    "bytes and %llu samples", where, (unsigned long long)*offset,
+			    (unsigned long long)*samples, p->size, (unsigned long long)p->samples);
+	return r->failed ? -1 : 0;
+}
+
+/*
+ * A prefetch instruction and the one after it (its address plus its
+ * length, from its bytes), whose samples show the stall by skid.
+ */
+static int read_prefetch(struct reader *r, struct json_object *e, const char *where,
+			 struct function_profile *p)
+{
+	struct annotated_insn text = { 0 };
+	__u64 offset, samples, next;
+	size_t len;
+
+	if (read_insn(r, e, where, p, &offset, &samples, &text) ||
+	    get_count(r, e, where, "next_samples", true, &next))
+		return -1;
+	len = strlen(text.bytes);
+	if (!len || len % 2 || strspn(text.bytes, "0123456789abcdef") != len)
+		return fail(r, "%s: bytes '%s' are no instruction's", where, text.bytes);
+	if (next > p->samples)
+		return fail(r, "%s: next_samples %llu of %llu", where, (unsigned long long)next,
+			    (unsigned long long)p->samples);
+	return profile_insn(r, where, p, offset, samples, text.text, text.bytes, true) ||
+	       profile_insn(r, where, p, offset + len / 2, next, "", "", false);
+}
+
+/*
+ * The samples on a traced function's code: its hottest instructions and
+ * its prefetches, put back as the instructions they came from. The
+ * hottest must be those instructions' hottest, a prefetch's next
+ * instruction must follow it, and the samples must be the function's.
+ */
+static int read_profile(struct reader *r, struct json_object *v, const char *where,
+			struct function_profile *p)
+{
+	struct json_object *hot = member(v, "hottest"), *pf = member(v, "prefetch");
+	int idx[PFT_HOTTEST], n, i;
+	char pwhere[48];
+	__u64 size, sum = 0;
+	size_t nhot, npf, k;
+
+	snprintf(pwhere, sizeof(pwhere), "%s.samples", where);
+	if (get_count(r, v, pwhere, "size", false, &size) ||
+	    get_count(r, v, pwhere, "samples", false, &p->samples))
+		return -1;
+	if (size > PROFILE_MAX_BYTES)
+		return fail(r, "%s.size %llu is past a function's", pwhere, (unsigned long long)size);
+	p->size = (unsigned long)size;
+	if (member(v, "error")) {
+		r->where = pwhere;
+		get_string_into(r, v, "error", p->error, sizeof(p->error));
+		return r->failed ? -1 : 0;
+	}
+	if (!hot || !pf || !json_object_is_type(hot, json_type_array) ||
+	    !json_object_is_type(pf, json_type_array))
+		return fail(r, "%s has no \"hottest\" and \"prefetch\" lists", pwhere);
+	nhot = json_object_array_length(hot);
+	npf = json_object_array_length(pf);
+	if (nhot > PFT_HOTTEST || npf > PROFILE_MAX_PREFETCH)
+		return fail(r, "%s: %zu hottest and %zu prefetch instructions; pftrace writes at most "
+			    "%d and %d", pwhere, nhot, npf, PFT_HOTTEST, PROFILE_MAX_PREFETCH);
+	p->insns = calloc(nhot + 2 * npf + 1, sizeof(*p->insns));
+	if (!p->insns)
+		return fail(r, "out of memory");
+	r->where = pwhere;
+	for (k = 0; k < nhot; k++) {
+		struct annotated_insn text = { 0 };
+		__u64 offset, samples;
+
+		if (read_insn(r, json_object_array_get_idx(hot, k), pwhere, p, &offset, &samples, &text) ||
+		    profile_insn(r, pwhere, p, offset, samples, text.text, "", false))
+			return -1;
+	}
+	for (k = 0; k < npf; k++)
+		if (read_prefetch(r, json_object_array_get_idx(pf, k), pwhere, p))
+			return -1;
+	qsort(p->insns, (size_t)p->ninsns, sizeof(*p->insns), insn_offset_cmp);
+	for (i = 0; i < p->ninsns; i++) {
+		const struct annotated_insn *a = &p->insns[i];
+
+		p->nprefetch += a->prefetch;
+		if (add_count(r, "samples", sum, a->samples, &sum))
+			return -1;
+		if (a->prefetch && (i + 1 == p->ninsns ||
+				    p->insns[i + 1].offset != a->offset + strlen(a->bytes) / 2))
+			return fail(r, "%s: the prefetch at %lu overlaps the next instruction", pwhere,
+				    a->offset);
+	}
+	if (sum > p->samples)
+		return fail(r, "%s: its instructions have %llu samples, the function %llu", pwhere,
+			    (unsigned long long)sum, (unsigned long long)p->samples);
+	n = profile_hottest(p, idx, PFT_HOTTEST);
+	for (i = 0; i < n && (size_t)n == nhot; i++) {
+		__u64 offset;
+
+		get_count(r, json_object_array_get_idx(hot, i), pwhere, "offset", true, &offset);
+		if (p->insns[idx[i]].offset != offset)
+			break;
+	}
+	if ((size_t)n != nhot || i != n)
+		return fail(r, "%s.hottest is not its instructions' hottest, most samples first", pwhere);
+	return r->failed ? -1 : 0;
+}
+
+/* Where start-up time went: each phase a name, a time and what the verifier did. */
+static int read_phases(struct reader *r, struct json_object *arr)
+{
+	struct run_file *rf = r->rf;
+	size_t i, n;
+
+	if (!json_object_is_type(arr, json_type_array))
+		return fail(r, "startup_phases is not a list");
+	n = json_object_array_length(arr);
+	if (n > PFT_MAX_PHASES)
+		return fail(r, "startup_phases has %zu phases; pftrace writes at most %d", n,
+			    PFT_MAX_PHASES);
+	r->where = "startup_phases";
+	for (i = 0; i < n; i++) {
+		struct json_object *ph = json_object_array_get_idx(arr, i);
+		struct startup_phase *sp = &rf->phases[i];
+
+		get_string_into(r, ph, "phase", sp->name, sizeof(sp->name));
+		sp->ms = get_range(r, ph, "ms", 0, 1e9);
+		if (get_count(r, ph, "startup_phases", "verified_insns", false, &sp->verified_insns))
+			return -1;
+	}
+	r->where = NULL;
+	rf->rep.phases = rf->phases;
+	rf->rep.nphases = (int)n;
+	return r->failed ? -1 : 0;
 }
 
 /* A bucket count per chain length, every invariant of a table checked. */
@@ -690,6 +946,43 @@ static int read_replay(struct reader *r, struct json_object *rj)
 	return 0;
 }
 
+/*
+ * What was sampled: every sample, those in the kernel, those kept (in a
+ * traced function) and of them the dropped; each traced function's
+ * samples are among the kept.
+ */
+static int read_sampling_counts(struct reader *r, struct json_object *v, struct sample_result *sr)
+{
+	struct sample_counts *c = &sr->counts;
+	__u64 freq, cpus;
+	int i;
+
+	if (get_count(r, v, "sampling", "total", false, &c->total) ||
+	    get_count(r, v, "sampling", "kernel", false, &c->kernel) ||
+	    get_count(r, v, "sampling", "in_traced", false, &c->kept) ||
+	    get_count(r, v, "sampling", "dropped", false, &c->dropped) ||
+	    get_count(r, v, "sampling", "freq", false, &freq) ||
+	    get_count(r, v, "sampling", "cpus", false, &cpus))
+		return -1;
+	if (c->kernel > c->total || c->kept > c->total || c->dropped > c->kept)
+		return fail(r, "sampling: %llu samples, %llu in the kernel, %llu kept, %llu dropped",
+			    (unsigned long long)c->total, (unsigned long long)c->kernel,
+			    (unsigned long long)c->kept, (unsigned long long)c->dropped);
+	if (freq > 1000000 || cpus > 1 << 20)
+		return fail(r, "sampling: freq %llu or cpus %llu out of range",
+			    (unsigned long long)freq, (unsigned long long)cpus);
+	sr->freq = (int)freq;
+	sr->cpus = (int)cpus;
+	for (i = 0; i < r->rf->rep.ntargets; i++) {
+		const struct function_profile *p = r->rf->rep.targets[i].profile;
+
+		if (p && p->samples > c->total)
+			return fail(r, "targets[%d].samples: %llu samples of %llu", i,
+				    (unsigned long long)p->samples, (unsigned long long)c->total);
+	}
+	return 0;
+}
+
 int runfile_parse(const char *text, size_t len, const char *name, struct run_file *rf,
 		  char *err, size_t errlen)
 {
@@ -745,6 +1038,8 @@ int runfile_parse(const char *text, size_t len, const char *name, struct run_fil
 		fail(&r, "cpu_s is out of range");
 		goto out;
 	}
+	if ((v = member(root, "startup_phases")) && read_phases(&r, v))
+		goto out;
 	if ((v = member(root, "workload"))) {
 		rf->rep.child_command = get_string(&r, v, "argv");
 		rf->rep.child_exit = get_int(&r, v, "exit_status");
@@ -799,10 +1094,9 @@ int runfile_parse(const char *text, size_t len, const char *name, struct run_fil
 		get_string_into(&r, v, "asked", sr->asked, sizeof(sr->asked));
 		get_string_into(&r, v, "note", sr->note, sizeof(sr->note));
 		r.where = NULL;
-		if (get_flag(&r, v, "sampling", "fallback", &sr->fallback))
+		if (get_flag(&r, v, "sampling", "fallback", &sr->fallback) ||
+		    read_sampling_counts(&r, v, sr))
 			goto out;
-		sr->counts.total = get_u64(&r, v, "total");
-		sr->counts.kernel = get_u64(&r, v, "kernel");
 		rf->rep.samples = sr;
 	}
 	/* a string refused along the way fails the read, with the first reason */
@@ -889,7 +1183,12 @@ void runfile_free(struct run_file *rf)
 
 	for (i = 0; i < rf->nstrings; i++)
 		free(rf->strings[i]);
-	for (i = 0; i < PFT_MAX_TARGETS; i++)
+	for (i = 0; i < PFT_MAX_TARGETS; i++) {
 		table_snapshot_free(&rf->snaps[i]);
+		free(rf->profiles[i].insns);
+		free(rf->by[i].rows);
+		rf->profiles[i].insns = NULL;
+		rf->by[i].rows = NULL;
+	}
 	rf->nstrings = 0;
 }

@@ -26,6 +26,8 @@ struct run_file {
 	struct table_snapshot snaps[PFT_MAX_TARGETS];       /* targets[].snapshot */
 	struct latency_fit lat_fits[PFT_MAX_TARGETS];       /* targets[].latency.fit */
 	struct run_filter filter;                           /* "filter" */
+	struct by_report by[PFT_MAX_TARGETS];               /* targets[].by */
+	struct startup_phase phases[PFT_MAX_PHASES];        /* "startup_phases" */
 };
 
 /* 0, or -1 with one line (naming the file) in err. */
