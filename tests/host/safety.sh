@@ -760,6 +760,21 @@ run_file esc-1500.json "traced=\"$(python3 -c 'print("\\u001b" * 1500)')\""
 hostile "a traced name of 1500 ESC bytes (6000 written back escaped)" 2 \
 	'traced is longer than 4096 bytes, its control characters escaped' "$pftrace" report esc-1500.json
 
+# merge and snapshots: a table's keys and their lookups are one run's;
+# the merged run has none, and says so, rather than run 1's
+cp "$top/tests/fuzz/corpus/runfile/snapshot.json" snap1.json
+hostile "merge of two runs with snapshots and key counts" 0 '"merged_runs": 2' \
+	sh -c "'$pftrace' merge snap1.json snap1.json 2>msnap-note.txt"
+check "...says the snapshots are left out, in one line" \
+	sh -c "one_line() { [ \"\$(grep -c . \"\$1\")\" -eq 1 ]; }; one_line msnap-note.txt && grep -q 'merge: snapshots are one run.s each' msnap-note.txt"
+"$pftrace" merge snap1.json snap1.json -o msnap.json 2>/dev/null
+check "...and the merged run has no snapshot" jq -e '.targets[0] | has("snapshot") | not' msnap.json
+hostile "whatif of that merged run" 2 'whatif: msnap.json has no snapshot' "$pftrace" whatif msnap.json
+run_file latfit.json 'latency={"unit": "ns", "fit": {"per_node": 5, "per_node_lo": 4, "per_node_hi": 6, "fixed": 1, "residual": 0.1}}'
+"$pftrace" merge latfit.json latfit.json -o mlat.json 2>mlat-note.txt
+check "merge leaves one run's latency fit out too, and says so" \
+	sh -c "jq -e '.targets[0] | has(\"latency\") | not' mlat.json && grep -q 'latency fits are one run' mlat.json mlat-note.txt"
+
 # the table in the docs is this list
 if [ "${1:-}" = --update-doc ]; then
 	cp "$doc" "$committed_doc"

@@ -235,7 +235,11 @@ int merge_runs(const struct run_report *const *runs, int n, const char *const *n
 		m->duty.attach_ms = m->duty.detach_ms = m->duty.switch_cpu_ms = 0;
 		m->duty.walk_cpu_s = 0;
 		walk_known = true;
+		/* one run's each: its table's keys and their lookups, its cost per node */
 		m->profile = NULL;
+		m->snapshot = NULL;
+		m->snapshot_error = NULL;
+		m->latency_fit = NULL;
 		m->by = NULL;
 		if (first->targets[t].by) {
 			struct by_report *by = calloc(1, sizeof(*by));
@@ -372,17 +376,31 @@ static void merge_command(char *cmd, size_t len, char **files, int n)
 /* what the merged run leaves out, said once: each of these is one run's, no sum */
 static void per_run_note(const struct run_report *const *runs, int n)
 {
-	bool phases = false, samples = false;
-	int i;
+	static const char *const what[] = { "startup_phases", "samples", "snapshots", "latency fits" };
+	bool had[4] = { false };
+	char list[128] = "";
+	int i, t, k, nhad = 0, said = 0;
 
 	for (i = 0; i < n; i++) {
-		phases |= runs[i]->nphases > 0;
-		samples |= runs[i]->samples != NULL;
+		had[0] |= runs[i]->nphases > 0;
+		had[1] |= runs[i]->samples != NULL;
+		for (t = 0; t < runs[i]->ntargets; t++) {
+			had[2] |= runs[i]->targets[t].snapshot != NULL;
+			had[3] |= runs[i]->targets[t].latency_fit != NULL;
+		}
 	}
-	if (phases || samples)
-		fprintf(stderr, "pftrace: merge: %s%s%s are one run's each: the merged run has none\n",
-			phases ? "startup_phases" : "", phases && samples ? " and " : "",
-			samples ? "samples" : "");
+	for (k = 0; k < 4; k++)
+		nhad += had[k];
+	for (k = 0; k < 4; k++) {
+		if (!had[k])
+			continue;
+		said++;
+		snprintf(list + strlen(list), sizeof(list) - strlen(list), "%s%s",
+			 said == 1 ? "" : said == nhad ? " and " : ", ", what[k]);
+	}
+	if (nhad)
+		fprintf(stderr, "pftrace: merge: %s are one run's each: the merged run has none\n",
+			list);
 }
 
 int cmd_merge(int argc, char **argv)
