@@ -775,6 +775,33 @@ run_file latfit.json 'latency={"unit": "ns", "fit": {"per_node": 5, "per_node_lo
 check "merge leaves one run's latency fit out too, and says so" \
 	sh -c "jq -e '.targets[0] | has(\"latency\") | not' mlat.json && grep -q 'latency fits are one run' mlat.json mlat-note.txt"
 
+# merge of many files holds one at a time: its peak memory does not grow
+# with their number (SAFETY_MERGE_FILES=100000 for the issue's count)
+peak_exec_kb() { # COMMAND...: the peak RSS of COMMAND itself (GNU time), in kB
+	/usr/bin/time -f %M -o peak.kb "$@" >/dev/null 2>&1
+	cat peak.kb
+}
+many=${SAFETY_MERGE_FILES:-3000}
+mkdir many
+python3 - "$minimal" "$many" <<'PY'
+import sys
+text = open(sys.argv[1]).read()
+for i in range(int(sys.argv[2])):
+    open("many/%d" % i, "w").write(text)
+PY
+(cd many && "$pftrace" merge $(seq 0 $((many - 1))) -o ../many.json 2>/dev/null)
+check "merge of $many files: every run counted once" \
+	sh -c "[ \"\$(jq .merged_runs many.json)\" = $many ] && [ \"\$(jq .targets[0].lookups many.json)\" = $((3 * many)) ]"
+if [ -z "${SAFETY_SANITIZED:-}" ]; then
+	kb_many=$(cd many && peak_exec_kb "$pftrace" merge $(seq 0 $((many - 1))) -o ../many.json)
+	kb_few=$(cd many && peak_exec_kb "$pftrace" merge $(seq 0 29) -o ../few.json)
+	check "...in under 100 MB (peak $kb_many kB), no more than 30 files' peak ($kb_few kB) + 4 MB" \
+		sh -c "[ $kb_many -lt 102400 ] && [ $kb_many -lt $((kb_few + 4096)) ]"
+fi
+cp many/0 many/bad && run_file many/bad lookups=4
+hostile "merge of $many files, the last one bad" 2 '^pftrace: bad: targets\[0\]: hits 2 + misses 1 != lookups 4' \
+	sh -c "cd many && exec '$pftrace' merge \$(seq 0 $((many - 1))) bad"
+
 # the table in the docs is this list
 if [ "${1:-}" = --update-doc ]; then
 	cp "$doc" "$committed_doc"

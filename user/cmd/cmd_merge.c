@@ -16,6 +16,7 @@
 #include "commands.h"
 #include "opts.h"
 #include "output.h"
+#include "progress.h"
 #include "runfile.h"
 #include "runtools.h"
 
@@ -130,29 +131,70 @@ overflow:
 	return -1;
 }
 
-void merge_free(struct run_report *out)
+/* Is run R's target list, sampling, duty cycle and filter the first run's? */
+static int merge_check(const struct merge *mg, const struct run_report *r, const char *name,
+		       char *err, size_t errlen)
 {
+	const struct run_report *first = mg->first;
+	char w1[160], w2[160];
 	int t;
 
-	for (t = 0; t < out->ntargets; t++) {
-		if (!out->targets[t].by)
-			continue;
-		free(out->targets[t].by->rows);
-		free((void *)out->targets[t].by);
-		out->targets[t].by = NULL;
+	if (r->ntargets != first->ntargets) {
+		snprintf(err, errlen, "%s: %d targets, %s has %d; merge wants the same targets",
+			 name, r->ntargets, mg->first_name, first->ntargets);
+		return -1;
 	}
+	for (t = 0; t < r->ntargets; t++) {
+		const struct target_report *a = &first->targets[t], *b = &r->targets[t];
+
+		if (strcmp(a->traced, b->traced)) {
+			snprintf(err, errlen, "%s: target %d is %s, %s traced %s; merge wants "
+				 "the same targets", name, t + 1, b->traced, mg->first_name, a->traced);
+			return -1;
+		}
+		if (a->sample_every != b->sample_every) {
+			snprintf(err, errlen, "%s: %s sampled 1 in %u, %s 1 in %u; sampled counts "
+				 "do not add", name, b->traced, b->sample_every, mg->first_name,
+				 a->sample_every);
+			return -1;
+		}
+		/* slices pftrace chose differ run by run, as the costs did */
+		if (a->duty.one_in != b->duty.one_in || a->duty.slice_chosen != b->duty.slice_chosen ||
+		    a->duty.stays_attached != b->duty.stays_attached ||
+		    (!a->duty.slice_chosen && a->duty.slice_ms != b->duty.slice_ms)) {
+			snprintf(err, errlen, "%s: %s attached 1 slice %s in %u%s, %s 1 %s in %u%s "
+				 "(--sample); merge wants the same duty cycle", name, b->traced,
+				 duty_words(&b->duty, w1, sizeof(w1)), b->duty.one_in ? b->duty.one_in : 1,
+				 b->duty.stays_attached ? ", staying attached" : "", mg->first_name,
+				 duty_words(&a->duty, w2, sizeof(w2)), a->duty.one_in ? a->duty.one_in : 1,
+				 a->duty.stays_attached ? ", staying attached" : "");
+			return -1;
+		}
+		if (!b->sum.self_check_ok) {
+			snprintf(err, errlen, "%s: %s failed its self-check; its walks are not data",
+				 name, b->traced);
+			return -1;
+		}
+	}
+	if (!same_filter(r->filter, first->filter)) {
+		snprintf(err, errlen, "%s counted %s, %s %s; merge wants runs of the same tasks",
+			 name, filter_words(r->filter, w1, sizeof(w1)), mg->first_name,
+			 filter_words(first->filter, w2, sizeof(w2)));
+		return -1;
+	}
+	return 0;
 }
 
-int merge_runs(const struct run_report *const *runs, int n, const char *const *names,
-	       struct run_report *out, char *err, size_t errlen)
+int merge_begin(struct merge *mg, const struct run_report *first, const char *first_name,
+		char *err, size_t errlen)
 {
-	const struct run_report *first = runs[0];
-	/* names from argv reach a terminal in the refusals: escaped */
-	const char *first_name = shown_path(names[0]);
-	char w1[160], w2[160];
-	bool cpu_known = true, walk_known;
-	int i, t;
+	struct run_report *out = &mg->out;
+	int t;
 
+	memset(mg, 0, sizeof(*mg));
+	mg->first = first;
+	snprintf(mg->first_name, sizeof(mg->first_name), "%s", shown_path(first_name));
+	mg->cpu_known = true;
 	*out = *first;
 	/* where start-up time went, and the samples: one run's each, no sum */
 	out->phases = NULL;
@@ -162,68 +204,6 @@ int merge_runs(const struct run_report *const *runs, int n, const char *const *n
 	out->duration_s = 0;
 	out->cpu_s = 0;
 	out->child_command = NULL;
-	for (i = 0; i < n; i++) {
-		const struct run_report *r = runs[i];
-		const char *name = shown_path(names[i]);
-
-		if (r->ntargets != first->ntargets) {
-			snprintf(err, errlen, "%s: %d targets, %s has %d; merge wants the same targets",
-				 name, r->ntargets, first_name, first->ntargets);
-			return -1;
-		}
-		for (t = 0; t < r->ntargets; t++) {
-			const struct target_report *a = &first->targets[t], *b = &r->targets[t];
-
-			if (strcmp(a->traced, b->traced)) {
-				snprintf(err, errlen, "%s: target %d is %s, %s traced %s; merge wants "
-					 "the same targets", name, t + 1, b->traced, first_name, a->traced);
-				return -1;
-			}
-			if (a->sample_every != b->sample_every) {
-				snprintf(err, errlen, "%s: %s sampled 1 in %u, %s 1 in %u; sampled counts "
-					 "do not add", name, b->traced, b->sample_every, first_name,
-					 a->sample_every);
-				return -1;
-			}
-			/* slices pftrace chose differ run by run, as the costs did */
-			if (a->duty.one_in != b->duty.one_in || a->duty.slice_chosen != b->duty.slice_chosen ||
-			    a->duty.stays_attached != b->duty.stays_attached ||
-			    (!a->duty.slice_chosen && a->duty.slice_ms != b->duty.slice_ms)) {
-				snprintf(err, errlen, "%s: %s attached 1 slice %s in %u%s, %s 1 %s in %u%s "
-					 "(--sample); merge wants the same duty cycle", name, b->traced,
-					 duty_words(&b->duty, w1, sizeof(w1)), b->duty.one_in ? b->duty.one_in : 1,
-					 b->duty.stays_attached ? ", staying attached" : "", first_name,
-					 duty_words(&a->duty, w2, sizeof(w2)), a->duty.one_in ? a->duty.one_in : 1,
-					 a->duty.stays_attached ? ", staying attached" : "");
-				return -1;
-			}
-			if (!b->sum.self_check_ok) {
-				snprintf(err, errlen, "%s: %s failed its self-check; its walks are not data",
-					 name, b->traced);
-				return -1;
-			}
-		}
-		if (!same_filter(r->filter, first->filter)) {
-			snprintf(err, errlen, "%s counted %s, %s %s; merge wants runs of the same tasks",
-				 name, filter_words(r->filter, w1, sizeof(w1)), first_name,
-				 filter_words(first->filter, w2, sizeof(w2)));
-			return -1;
-		}
-		if (strcmp(r->kernel_release, first->kernel_release))
-			out->kernel_release = "mixed";
-		if (strcmp(r->hostname ? r->hostname : "", first->hostname ? first->hostname : ""))
-			out->hostname = "fleet";
-		out->duration_s += r->duration_s;
-		out->cpu_s += r->cpu_s;
-		/* the merged file must be one the reader takes */
-		if (out->duration_s > PFT_DURATION_MAX || out->cpu_s > 1e9) {
-			snprintf(err, errlen, "%s: the runs' duration_s or cpu_s overflows when added to "
-				 "the runs before it (at most %g s and 1e9 s)", name, PFT_DURATION_MAX);
-			return -1;
-		}
-		cpu_known &= r->cpu_s > 0;   /* a file before cpu_s, or a run of none */
-		out->merged_runs += r->merged_runs > 1 ? r->merged_runs : 1;
-	}
 	for (t = 0; t < out->ntargets; t++) {
 		struct target_report *m = &out->targets[t];
 
@@ -234,7 +214,7 @@ int merge_runs(const struct run_report *const *runs, int n, const char *const *n
 		/* means of runs whose edge counts are not kept: not merged */
 		m->duty.attach_ms = m->duty.detach_ms = m->duty.switch_cpu_ms = 0;
 		m->duty.walk_cpu_s = 0;
-		walk_known = true;
+		mg->walk_known[t] = true;
 		/* one run's each: its table's keys and their lookups, its cost per node */
 		m->profile = NULL;
 		m->snapshot = NULL;
@@ -242,58 +222,135 @@ int merge_runs(const struct run_report *const *runs, int n, const char *const *n
 		m->latency_fit = NULL;
 		m->by = NULL;
 		if (first->targets[t].by) {
-			struct by_report *by = calloc(1, sizeof(*by));
-
-			if (!by) {
-				snprintf(err, errlen, "out of memory");
-				return -1;
-			}
-			by->key = first->targets[t].by->key;
-			m->by = by;
+			mg->by[t].key = first->targets[t].by->key;
+			m->by = &mg->by[t];
 		}
-		for (i = 0; i < n; i++) {
-			const struct target_report *b = &runs[i]->targets[t];
-			const char *name = shown_path(names[i]);
+	}
+	(void)err;
+	(void)errlen;
+	return 0;
+}
 
-			if (merge_by((struct by_report *)m->by, b, name, first_name, err, errlen))
-				return -1;
+/* Run R's target T into the merge: counts, run times, duty cycle, --by. */
+static int merge_target(struct merge *mg, int t, const struct target_report *b, const char *name,
+			char *err, size_t errlen)
+{
+	struct target_report *m = &mg->out.targets[t];
 
-			/* the sum must be a count the run-file reader accepts */
-			if (!chain_stats_add_checked(&m->stats, &b->stats, PFT_COUNT_MAX) ||
-			    __builtin_add_overflow(m->run_time_ns, b->run_time_ns, &m->run_time_ns) ||
-			    __builtin_add_overflow(m->runs, b->runs, &m->runs) ||
-			    __builtin_add_overflow(m->recursion_misses, b->recursion_misses,
-						   &m->recursion_misses)) {
-				snprintf(err, errlen, "%s: %s's counts overflow when added to the "
-					 "runs before it (counts are below 2^63)", name, b->traced);
-				return -1;
-			}
-			m->overhead_known &= b->overhead_known;
-			/* duty cycles add up as time: the scale is the runs' over their slices' */
-			m->duty.attached_s += b->duty.attached_s;
-			m->duty.switching_s += b->duty.switching_s;
-			m->duty.slices += b->duty.slices;
-			walk_known &= b->duty.walk_cpu_s > 0;
-			m->duty.walk_cpu_s += b->duty.walk_cpu_s;
-			if (m->duty.walk_cpu_s > 1e9) {
-				snprintf(err, errlen, "%s: %s's walk_cpu_s overflows when added to the "
-					 "runs before it (at most 1e9 s)", name, b->traced);
-				return -1;
-			}
-			m->duty.slice_ms = fmax(m->duty.slice_ms, b->duty.slice_ms);
-			if (b->table_slots != m->table_slots)
-				m->table_slots = 0;   /* tables of different sizes */
-		}
-		if (!walk_known)
+	if (merge_by(m->by ? &mg->by[t] : NULL, b, name, mg->first_name, err, errlen))
+		return -1;
+	/* the sum must be a count the run-file reader accepts */
+	if (!chain_stats_add_checked(&m->stats, &b->stats, PFT_COUNT_MAX) ||
+	    __builtin_add_overflow(m->run_time_ns, b->run_time_ns, &m->run_time_ns) ||
+	    __builtin_add_overflow(m->runs, b->runs, &m->runs) ||
+	    __builtin_add_overflow(m->recursion_misses, b->recursion_misses, &m->recursion_misses)) {
+		snprintf(err, errlen, "%s: %s's counts overflow when added to the "
+			 "runs before it (counts are below 2^63)", name, b->traced);
+		return -1;
+	}
+	m->overhead_known &= b->overhead_known;
+	/* duty cycles add up as time: the scale is the runs' over their slices' */
+	m->duty.attached_s += b->duty.attached_s;
+	m->duty.switching_s += b->duty.switching_s;
+	m->duty.slices += b->duty.slices;
+	mg->walk_known[t] &= b->duty.walk_cpu_s > 0;
+	m->duty.walk_cpu_s += b->duty.walk_cpu_s;
+	/* what the reader takes back, as for one run */
+	if (m->duty.walk_cpu_s > 1e9 || m->duty.attached_s > 1e9 || m->duty.switching_s > 1e9 ||
+	    m->duty.slices > 1000000000) {
+		snprintf(err, errlen, "%s: %s's duty cycle overflows when added to the runs before "
+			 "it (at most 1e9 s and 1e9 slices)", name, b->traced);
+		return -1;
+	}
+	m->duty.slice_ms = fmax(m->duty.slice_ms, b->duty.slice_ms);
+	if (b->table_slots != m->table_slots)
+		m->table_slots = 0;   /* tables of different sizes */
+	return 0;
+}
+
+int merge_add(struct merge *mg, const struct run_report *r, const char *path, char *err,
+	      size_t errlen)
+{
+	struct run_report *out = &mg->out;
+	/* names from argv reach a terminal in the refusals: escaped */
+	const char *name = shown_path(path);
+	int t;
+
+	if (merge_check(mg, r, name, err, errlen))
+		return -1;
+	if (strcmp(r->kernel_release, mg->first->kernel_release))
+		out->kernel_release = "mixed";
+	if (strcmp(r->hostname ? r->hostname : "", mg->first->hostname ? mg->first->hostname : ""))
+		out->hostname = "fleet";
+	out->duration_s += r->duration_s;
+	out->cpu_s += r->cpu_s;
+	/* the merged file must be one the reader takes */
+	if (out->duration_s > PFT_DURATION_MAX || out->cpu_s > 1e9) {
+		snprintf(err, errlen, "%s: the runs' duration_s or cpu_s overflows when added to "
+			 "the runs before it (at most %g s and 1e9 s)", name, PFT_DURATION_MAX);
+		return -1;
+	}
+	mg->cpu_known &= r->cpu_s > 0;   /* a file before cpu_s, or a run of none */
+	if (__builtin_add_overflow(out->merged_runs, r->merged_runs > 1 ? r->merged_runs : 1,
+				   &out->merged_runs)) {
+		snprintf(err, errlen, "%s: more runs than a merge counts", name);
+		return -1;
+	}
+	for (t = 0; t < r->ntargets; t++) {
+		if (merge_target(mg, t, &r->targets[t], name, err, errlen))
+			return -1;
+		mg->left_out.snapshots |= r->targets[t].snapshot != NULL;
+		mg->left_out.latency_fits |= r->targets[t].latency_fit != NULL;
+	}
+	mg->left_out.phases |= r->nphases > 0;
+	mg->left_out.samples |= r->samples != NULL;
+	return 0;
+}
+
+void merge_end(struct merge *mg)
+{
+	struct run_report *out = &mg->out;
+	int t;
+
+	for (t = 0; t < out->ntargets; t++) {
+		struct target_report *m = &out->targets[t];
+
+		if (!mg->walk_known[t])
 			m->duty.walk_cpu_s = 0;   /* a file from before it: no sum */
 		if (m->duty.one_in > 1)
 			m->duty.scale = m->duty.attached_s > 0 ? out->duration_s / m->duty.attached_s : 0;
 		report_finish_target(m);
 	}
 	/* a total that leaves some runs out would mislead: none (not written) */
-	if (!cpu_known)
+	if (!mg->cpu_known)
 		out->cpu_s = 0;
 	out->command = "pftrace merge";
+}
+
+void merge_free(struct merge *mg)
+{
+	int t;
+
+	for (t = 0; t < PFT_MAX_TARGETS; t++) {
+		free(mg->by[t].rows);
+		mg->by[t].rows = NULL;
+	}
+}
+
+int merge_runs(const struct run_report *const *runs, int n, const char *const *names,
+	       struct run_report *out, char *err, size_t errlen)
+{
+	static struct merge mg;   /* the --by rows OUT points to: until the next call */
+	int i;
+
+	merge_free(&mg);
+	if (merge_begin(&mg, runs[0], names[0], err, errlen))
+		return -1;
+	for (i = 0; i < n; i++)
+		if (merge_add(&mg, runs[i], names[i], err, errlen))
+			return -1;
+	merge_end(&mg);
+	*out = mg.out;
 	return 0;
 }
 
@@ -374,21 +431,14 @@ static void merge_command(char *cmd, size_t len, char **files, int n)
 }
 
 /* what the merged run leaves out, said once: each of these is one run's, no sum */
-static void per_run_note(const struct run_report *const *runs, int n)
+static void left_out_note(const struct merge *mg)
 {
+	const bool had[] = { mg->left_out.phases, mg->left_out.samples, mg->left_out.snapshots,
+			     mg->left_out.latency_fits };
 	static const char *const what[] = { "startup_phases", "samples", "snapshots", "latency fits" };
-	bool had[4] = { false };
 	char list[128] = "";
-	int i, t, k, nhad = 0, said = 0;
+	int k, nhad = 0, said = 0;
 
-	for (i = 0; i < n; i++) {
-		had[0] |= runs[i]->nphases > 0;
-		had[1] |= runs[i]->samples != NULL;
-		for (t = 0; t < runs[i]->ntargets; t++) {
-			had[2] |= runs[i]->targets[t].snapshot != NULL;
-			had[3] |= runs[i]->targets[t].latency_fit != NULL;
-		}
-	}
 	for (k = 0; k < 4; k++)
 		nhad += had[k];
 	for (k = 0; k < 4; k++) {
@@ -403,57 +453,76 @@ static void per_run_note(const struct run_report *const *runs, int n)
 			list);
 }
 
+/*
+ * The files one at a time: the first stays read (the sum's strings are
+ * its), each other is read, added and freed, so that memory does not
+ * grow with the number of files. 0, or 2 with one line said.
+ */
+static int merge_files(char **paths, int n, struct run_file *first, struct run_file *next,
+		       struct merge *mg)
+{
+	char err[PFT_ERRLEN];
+	int i;
+
+	if (runfile_read(paths[0], first, err, sizeof(err)) ||
+	    merge_begin(mg, &first->rep, paths[0], err, sizeof(err)) ||
+	    merge_add(mg, &first->rep, paths[0], err, sizeof(err)))
+		goto refused;
+	for (i = 1; i < n; i++) {
+		if (progress_on())
+			progress("merge: %d of %d files", i + 1, n);
+		if (runfile_read(paths[i], next, err, sizeof(err)))
+			goto refused;
+		if (merge_add(mg, &next->rep, paths[i], err, sizeof(err))) {
+			runfile_free(next);
+			goto refused;
+		}
+		runfile_free(next);
+	}
+	progress_done();
+	merge_end(mg);
+	return 0;
+refused:
+	progress_done();
+	fprintf(stderr, "pftrace: %s\n", err);
+	return 2;
+}
+
 int cmd_merge(int argc, char **argv)
 {
-	struct run_file *files;
-	const struct run_report **runs;
-	struct run_report merged;
+	struct run_file *first = calloc(1, sizeof(*first)), *next = calloc(1, sizeof(*next));
+	struct merge *mg = calloc(1, sizeof(*mg));
 	const char *out;
 	enum out_format format;
 	char err[PFT_ERRLEN], cmd[4096];
-	int i, n, rc;
+	int n, rc;
 
 	rc = parse_merge_opts(argc, argv, &out, &format);
-	if (rc)
-		return rc < 0 ? 0 : rc;
+	if (rc || !first || !next || !mg) {
+		if (!rc)
+			fprintf(stderr, "pftrace: out of memory\n");
+		free(first);
+		free(next);
+		free(mg);
+		return rc < 0 ? 0 : rc ? rc : 1;
+	}
 	n = argc - optind;
-	files = calloc((size_t)n, sizeof(*files));
-	runs = calloc((size_t)n, sizeof(*runs));
-	if (!files || !runs) {
-		fprintf(stderr, "pftrace: out of memory\n");
-		free(files);
-		free(runs);
-		return 1;
-	}
-	rc = 2;
-	for (i = 0; i < n; i++) {
-		if (runfile_read(argv[optind + i], &files[i], err, sizeof(err))) {
-			fprintf(stderr, "pftrace: %s\n", err);
-			goto out;
-		}
-		runs[i] = &files[i].rep;
-	}
-	if (merge_runs(runs, n, (const char *const *)&argv[optind], &merged, err, sizeof(err))) {
-		fprintf(stderr, "pftrace: %s\n", err);
-		goto out;
-	}
-	merge_command(cmd, sizeof(cmd), &argv[optind], n);
-	merged.command = cmd;
-	per_run_note(runs, n);
-	rc = 0;
-	if (out) {
-		if (report_write_file(&merged, out, err, sizeof(err))) {
+	rc = merge_files(&argv[optind], n, first, next, mg);
+	if (!rc) {
+		merge_command(cmd, sizeof(cmd), &argv[optind], n);
+		mg->out.command = cmd;
+		left_out_note(mg);
+		if (!out) {
+			rc = report_print(&mg->out, format);
+		} else if (report_write_file(&mg->out, out, err, sizeof(err))) {
 			fprintf(stderr, "pftrace: %s\n", err);
 			rc = 1;
 		}
-	} else {
-		rc = report_print(&merged, format);
 	}
-	merge_free(&merged);
-out:
-	for (i = 0; i < n; i++)
-		runfile_free(&files[i]);
-	free(files);
-	free(runs);
+	merge_free(mg);
+	runfile_free(first);
+	free(first);
+	free(next);
+	free(mg);
 	return rc;
 }
