@@ -32,12 +32,12 @@ static void whatif_layouts(const struct run_file *rf)
 		if (!s)
 			continue;
 		h = table_hash_named(s->hash);
-		if (!predict_own_layout(&p, h, s->bits, s->keys, s->nkeys, s->counts, s->ncounts))
+		if (!predict_own_layout(&p, h, s->bits, s->keys, s->nkeys, s->counts, s->ncounts, true))
 			layout_prediction_free(&p);
 		if (!predict_layout(&p, h, s->bits > 1 ? s->bits - 1 : 1, s->keys, s->nkeys,
-				    s->counts, s->ncounts))
+				    s->counts, s->ncounts, true))
 			layout_prediction_free(&p);
-		if (!predict_layout(&p, TABLE_HASH_JHASH, 6, s->keys, s->nkeys, s->counts, s->ncounts))
+		if (!predict_layout(&p, TABLE_HASH_JHASH, 6, s->keys, s->nkeys, s->counts, s->ncounts, true))
 			layout_prediction_free(&p);
 	}
 }

@@ -113,7 +113,7 @@ static void test_weighed_walks(void **state)
 	};
 	struct layout_prediction p;
 
-	assert_int_equal(predict_layout(&p, TABLE_HASH_D_HASH, 2, keys, 4, counts, 3), 0);
+	assert_int_equal(predict_layout(&p, TABLE_HASH_D_HASH, 2, keys, 4, counts, 3, true), 0);
 	assert_int_equal(p.shape.used, 2);
 	assert_int_equal(p.shape.longest, 3);
 	/* 12 hits in a chain of 3: (3 + 1) / 2 = 2 each */
@@ -128,12 +128,12 @@ static void test_weighed_walks(void **state)
 	counts[0].key = dkey(1, 9);
 	counts[0].hits = 0;
 	counts[0].misses = 4;
-	assert_int_equal(predict_layout(&p, TABLE_HASH_D_HASH, 2, keys, 4, counts, 1), 0);
+	assert_int_equal(predict_layout(&p, TABLE_HASH_D_HASH, 2, keys, 4, counts, 1, true), 0);
 	assert_true(p.mean_walk == 3 && p.mean_walk_lo == 3 && p.mean_walk_hi == 3);
 	layout_prediction_free(&p);
 	/* out of range sizes are refused */
 	assert_int_equal(predict_layout(&p, TABLE_HASH_D_HASH, PFT_TABLE_MAX_BITS + 1, keys, 4,
-					NULL, 0), -EINVAL);
+					NULL, 0, false), -EINVAL);
 }
 
 static void test_packed_keys(void **state)

@@ -23,6 +23,7 @@
 #include "commands.h"
 #include "opts.h"
 #include "output.h"
+#include "progress.h"
 #include "runfile.h"
 #include "session.h"
 #include "table_render.h"
@@ -423,16 +424,21 @@ static int whatif_target(const struct whatif_req *q, const struct target_report 
 		       "longest", "mean walk per lookup [best, worst order]");
 	}
 	for (i = 0; i < n; i++) {
+		/* a big table takes seconds a layout: say which, on a terminal */
+		progress("whatif: %s, layout %d of %d (%s, 2^%u buckets)", t->traced, i + 1, n,
+			 table_hash_name(hash[i]), bits[i]);
 		/* the first is the kernel's own layout: the snapshot's keys are in its chain order */
+		/* the redrawn layouts' figures are JSON's alone: text does without their cost */
 		if ((i == 0 && !q->forced_current ? predict_own_layout : predict_layout)(
 			    &p, hash[i], bits[i], s->keys, s->nkeys,
-			    counted ? weigh->counts : NULL, counted ? weigh->ncounts : 0)) {
+			    counted ? weigh->counts : NULL, counted ? weigh->ncounts : 0, arr != NULL)) {
 			fprintf(stderr, "pftrace: whatif: cannot lay out 2^%u buckets\n", bits[i]);
 			rc = 1;
 			break;
 		}
 		if (i == 0)
 			identity = table_shape_equal(&p.shape, &s->shape);
+		progress_done();
 		if (arr)
 			json_object_array_add(preds, prediction_json(&p, i == 0, counted));
 		else
@@ -628,23 +634,33 @@ void report_verdicts(FILE *f, const struct run_report *r)
 		} else {
 			alt[n] = now, bits[n++] = s->bits + 1;
 		}
-		if (predict_own_layout(&own, now, s->bits, s->keys, s->nkeys, s->counts, s->ncounts))
+		progress("report: %s, what if, the kernel's own layout", t->traced);
+		if (predict_own_layout(&own, now, s->bits, s->keys, s->nkeys, s->counts, s->ncounts,
+				       false)) {
+			progress_done();
 			continue;
+		}
 		source = node_cost(t, &per_node);
 		hash_now = cached_hash_cost(now, s->bits);
+		progress_done();
 		fprintf(f, "\nWhat if (%s: a node %.2f ns from %s):\n", t->traced, per_node.median,
 			source);
 		for (j = 0; j < n; j++) {
+			progress("report: %s, what if %s with 2^%u buckets", t->traced,
+				 table_hash_name(alt[j]), bits[j]);
 			if (bits[j] > PFT_TABLE_MAX_BITS ||
-			    predict_layout(&p, alt[j], bits[j], s->keys, s->nkeys, s->counts, s->ncounts))
+			    predict_layout(&p, alt[j], bits[j], s->keys, s->nkeys, s->counts, s->ncounts,
+					   false))
 				continue;
 			hash_alt = cached_hash_cost(alt[j], bits[j]);
+			progress_done();
 			verdict_compute(own.mean_walk, p.mean_walk, own.mean_walk_in_order >= 0 ?
 					own.mean_walk_in_order : own.mean_walk, p.mean_walk_lo,
 					p.mean_walk_hi, per_node, hash_now, hash_alt, &v);
 			print_verdict(f, &p, &v);
 			layout_prediction_free(&p);
 		}
+		progress_done();
 		layout_prediction_free(&own);
 	}
 }

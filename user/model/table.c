@@ -330,6 +330,26 @@ static __u64 redrawn_bucket(enum table_hash h, unsigned int bits, const struct s
 	return key_draw(k, seed) & ((1ULL << bits) - 1);
 }
 
+/*
+ * Every key into CHAIN at its uniformly random bucket of a layout, as
+ * redrawn_bucket() places it: key_draw()'s inner mix of k1 and the seed
+ * taken once for a run of keys with the same k1 (all of them, for the
+ * dcache and TCP, whose keys have no k1), which halves the cost.
+ */
+static void place_uniform(__u32 *chain, __u64 m, const struct snap_key *keys, __u64 nkeys,
+			  __u64 seed)
+{
+	__u64 i, k1 = 0, inner = mix64(seed);
+
+	for (i = 0; i < nkeys; i++) {
+		if (keys[i].k1 != k1) {
+			k1 = keys[i].k1;
+			inner = mix64(k1 ^ seed);
+		}
+		chain[mix64(keys[i].k0 ^ inner) & (m - 1)]++;
+	}
+}
+
 /* struct layout_prediction's redrawn_walk*: layouts of the same keys on other boots. */
 static int redrawn_walks(struct layout_prediction *p, const struct snap_key *keys, __u64 nkeys,
 			 const struct placed_count *pc, __u64 ncounts)
@@ -340,6 +360,8 @@ static int redrawn_walks(struct layout_prediction *p, const struct snap_key *key
 	/* fewer layouts for a big table: about 2e8 key placements in all */
 	int layouts = work * PFT_REDRAWN_LAYOUTS > 2e8 ? (int)fmax(40, 2e8 / work) :
 			PFT_REDRAWN_LAYOUTS;
+	/* the dcache and TCP: a uniformly random bucket, the key's draw itself */
+	bool uniform = p->hash != TABLE_HASH_INODE && p->hash != TABLE_HASH_M_HASH;
 	__u32 *chain;
 	int r;
 
@@ -352,14 +374,18 @@ static int redrawn_walks(struct layout_prediction *p, const struct snap_key *key
 		return -ENOMEM;
 	for (r = 0; r < layouts; r++) {
 		seed = mix64((__u64)r + 1);
-		for (i = 0; i < nkeys; i++)
-			chain[redrawn_bucket(p->hash, p->bits, &keys[i], seed)]++;
+		if (uniform)
+			place_uniform(chain, m, keys, nkeys, seed);
+		else
+			for (i = 0; i < nkeys; i++)
+				chain[redrawn_bucket(p->hash, p->bits, &keys[i], seed)]++;
 		nodes = weighed = 0;
 		for (i = 0; i < ncounts; i++) {
 			const struct key_count *c = pc[i].c;
 			__u64 draw = key_draw(&c->key, seed);
 
-			b = redrawn_bucket(p->hash, p->bits, &c->key, seed);
+			/* the same bucket redrawn_bucket() gives, its draw taken once */
+			b = uniform ? draw & (m - 1) : redrawn_bucket(p->hash, p->bits, &c->key, seed);
 			len = chain[b] + !pc[i].present;
 			/* where in its chain: uniform over the len places */
 			ahead = mix64(draw) % (len ? len : 1);
@@ -368,9 +394,12 @@ static int redrawn_walks(struct layout_prediction *p, const struct snap_key *key
 			nodes += (double)c->misses * (double)(pc[i].present ? len - 1 - ahead : chain[b]);
 			weighed += (double)c->hits + (double)c->misses;
 		}
-		/* back to zero through the buckets the keys touched, not all m */
-		for (i = 0; i < nkeys; i++)
-			chain[redrawn_bucket(p->hash, p->bits, &keys[i], seed)] = 0;
+		/* back to zero: all m at once where that is cheaper than the buckets the keys touched */
+		if (m <= 8 * nkeys)
+			memset(chain, 0, m * sizeof(*chain));
+		else
+			for (i = 0; i < nkeys; i++)
+				chain[redrawn_bucket(p->hash, p->bits, &keys[i], seed)] = 0;
 		w[r] = weighed > 0 ? nodes / weighed : 0;
 		sum += w[r];
 		sq += w[r] * w[r];
@@ -386,7 +415,7 @@ static int redrawn_walks(struct layout_prediction *p, const struct snap_key *key
 
 int predict_layout(struct layout_prediction *p, enum table_hash hash, unsigned int bits,
 		   const struct snap_key *keys, __u64 nkeys,
-		   const struct key_count *counts, __u64 ncounts)
+		   const struct key_count *counts, __u64 ncounts, bool redraw)
 {
 	__u64 buckets = 1ULL << bits, i;
 	struct snap_key *sorted = NULL;
@@ -422,7 +451,9 @@ int predict_layout(struct layout_prediction *p, enum table_hash hash, unsigned i
 						key_cmp) != NULL;
 		}
 		weigh_lookups(p, chain, pc, ncounts);
-		rc = redrawn_walks(p, keys, nkeys, pc, ncounts);
+		p->redrawn_walk = -1;
+		if (redraw)
+			rc = redrawn_walks(p, keys, nkeys, pc, ncounts);
 	}
 	free(pc);
 	free(sorted);
@@ -446,12 +477,12 @@ static int placed_key_cmp(const void *a, const void *b)
 
 int predict_own_layout(struct layout_prediction *p, enum table_hash hash, unsigned int bits,
 		       const struct snap_key *keys, __u64 nkeys,
-		       const struct key_count *counts, __u64 ncounts)
+		       const struct key_count *counts, __u64 ncounts, bool redraw)
 {
 	struct placed_key *pk, probe, *found;
 	__u64 *seen, i, len;
 	double nodes = 0, weighed = 0;
-	int rc = predict_layout(p, hash, bits, keys, nkeys, counts, ncounts);
+	int rc = predict_layout(p, hash, bits, keys, nkeys, counts, ncounts, redraw);
 
 	if (rc || !ncounts)
 		return rc;
