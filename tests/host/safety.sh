@@ -694,8 +694,23 @@ check "report --format json keeps startup_phases" same_json "$short" short-again
 check "...and samples.hottest" same_json "$short" short-again.json '.targets[0].samples.hottest'
 check "...and the sampling counts" same_json "$short" short-again.json '.sampling'
 "$pftrace" report --format json replay-7.json >replay-again.json 2>/dev/null
-check "report --format json keeps a replay section" same_json replay-7.json replay-again.json \
-	'.replay.per_lookup | map_values({median, lo, hi, samples})'
+check "report --format json keeps a replay section, key for key" same_json replay-7.json \
+	replay-again.json '.replay | del(.per_lookup[].ratio_to_none)'
+"$pftrace" report --format json replay-base.json >rb.json 2>/dev/null
+check "...its ratios to no prefetch computed from its passes" same_json replay-base.json rb.json \
+	'.replay.per_lookup'
+replay_file replay-walks.json 'r["counted"]["chain_walked"][0]["count"] += 1'
+hostile "a replay whose walks do not sum to a pass's lookups" 2 'replay.counted.chain_walked: .* walks in a pass of' \
+	"$pftrace" report replay-walks.json
+replay_file replay-mean.json 'r["counted"]["mean_nodes"] += 0.5'
+hostile "a replay whose mean walk is not its walks'" 2 'replay.counted.mean_nodes .* is not its walks' \
+	"$pftrace" report replay-mean.json
+replay_file replay-ratio.json 'r["requested"]["hit_ratio"] = 2'
+hostile "a replay asked for a hit ratio of 2" 2 'replay.requested.hit_ratio is out of range' \
+	"$pftrace" report replay-ratio.json
+"$pftrace" merge replay-base.json replay-base.json -o replay-merged.json 2>replay-merged.err
+check "merge leaves a replay out, and says so" \
+	sh -c "jq -e 'has(\"replay\") | not' replay-merged.json && grep -q 'replays are one run' replay-merged.err"
 for f in "$tenants" "$short" replay-7.json; do
 	"$pftrace" report --format json "$f" >again1.json 2>/dev/null
 	"$pftrace" report --format json again1.json >again2.json 2>/dev/null
@@ -807,5 +822,6 @@ if [ "${1:-}" = --update-doc ]; then
 	cp "$doc" "$committed_doc"
 fi
 check "docs/hostile-inputs.md lists the $nhostile hostile inputs above" cmp -s "$doc" "$committed_doc"
+check "at least 100 hostile inputs ($nhostile)" [ "$nhostile" -ge 100 ]
 
 summary host

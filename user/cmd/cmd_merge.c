@@ -196,10 +196,11 @@ int merge_begin(struct merge *mg, const struct run_report *first, const char *fi
 	snprintf(mg->first_name, sizeof(mg->first_name), "%s", shown_path(first_name));
 	mg->cpu_known = true;
 	*out = *first;
-	/* where start-up time went, and the samples: one run's each, no sum */
+	/* where start-up time went, the samples, a replay: one run's each, no sum */
 	out->phases = NULL;
 	out->nphases = 0;
 	out->samples = NULL;
+	out->replay.present = false;
 	out->merged_runs = 0;
 	out->duration_s = 0;
 	out->cpu_s = 0;
@@ -304,6 +305,7 @@ int merge_add(struct merge *mg, const struct run_report *r, const char *path, ch
 	}
 	mg->left_out.phases |= r->nphases > 0;
 	mg->left_out.samples |= r->samples != NULL;
+	mg->left_out.replays |= r->replay.present;
 	return 0;
 }
 
@@ -434,14 +436,15 @@ static void merge_command(char *cmd, size_t len, char **files, int n)
 static void left_out_note(const struct merge *mg)
 {
 	const bool had[] = { mg->left_out.phases, mg->left_out.samples, mg->left_out.snapshots,
-			     mg->left_out.latency_fits };
-	static const char *const what[] = { "startup_phases", "samples", "snapshots", "latency fits" };
+			     mg->left_out.latency_fits, mg->left_out.replays };
+	static const char *const what[] = { "startup_phases", "samples", "snapshots",
+					     "latency fits", "replays" };
 	char list[128] = "";
 	int k, nhad = 0, said = 0;
 
-	for (k = 0; k < 4; k++)
+	for (k = 0; k < 5; k++)
 		nhad += had[k];
-	for (k = 0; k < 4; k++) {
+	for (k = 0; k < 5; k++) {
 		if (!had[k])
 			continue;
 		said++;

@@ -22,8 +22,8 @@ int diff_runs(FILE *f, const struct run_report *a, const struct run_report *b,
  * merge_add() for each run, the first included, then merge_end(); the
  * sum is in out. A run added may be freed at once, so that a merge of
  * 100,000 files holds one at a time. Start-up phases, samples,
- * snapshots and latency fits are one run's each: the sum has none, and
- * left_out says which the runs had.
+ * snapshots, latency fits and replays are one run's each: the sum has
+ * none, and left_out says which the runs had.
  */
 struct merge {
 	struct run_report out;
@@ -33,7 +33,7 @@ struct merge {
 	bool walk_known[PFT_MAX_TARGETS];
 	struct by_report by[PFT_MAX_TARGETS];   /* the sum's --by rows, owned */
 	struct {
-		bool phases, samples, snapshots, latency_fits;
+		bool phases, samples, snapshots, latency_fits, replays;
 	} left_out;
 };
 int merge_begin(struct merge *mg, const struct run_report *first, const char *first_name,

@@ -114,9 +114,14 @@ struct target_report {
 #define PFT_REPLAY_MAX_REPS 255
 struct replay_summary {
 	bool present;
+	char source[256];       /* "synthetic chain=3", or the run file's name */
 	char mode[8];           /* warm, cold */
 	char unit[8];           /* tsc, ns */
 	char traced[64];
+	__u64 buckets, nodes, node_bytes, lookups_per_pass;
+	double requested_mean, requested_hits;    /* asked: nodes per lookup, hit ratio */
+	double counted_hits;                      /* replayed: the hit ratio */
+	__u64 counted_walked[PFT_HIST_SLOTS];     /* replayed: lookups by nodes walked */
 	int reps;
 	double median[PFT_REPLAY_OPTS], lo[PFT_REPLAY_OPTS], hi[PFT_REPLAY_OPTS];
 	double samples[PFT_REPLAY_OPTS][PFT_REPLAY_MAX_REPS];

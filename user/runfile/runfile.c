@@ -921,6 +921,51 @@ static int read_replay_samples(struct reader *r, struct json_object *oj, int o)
 	return 0;
 }
 
+/*
+ * The table a replay walked: its size, what was asked of its chains and
+ * what its walks counted, lookups by nodes walked summing to a pass's
+ * lookups and their mean the one written.
+ */
+static int read_replay_table(struct reader *r, struct json_object *rj, struct replay_summary *rs)
+{
+	struct json_object *req = member(rj, "requested"), *got = member(rj, "counted");
+	__u64 walks = 0, nodes = 0, term;
+	double mean;
+	int i;
+
+	r->where = "replay";
+	get_string_into(r, rj, "source", rs->source, sizeof(rs->source));
+	if (get_count(r, rj, "replay", "buckets", true, &rs->buckets) ||
+	    get_count(r, rj, "replay", "nodes", true, &rs->nodes) ||
+	    get_count(r, rj, "replay", "node_bytes", true, &rs->node_bytes) ||
+	    get_count(r, rj, "replay", "lookups_per_pass", true, &rs->lookups_per_pass))
+		return -1;
+	if (!req || !got || !member(got, "chain_walked"))
+		return fail(r, "replay has no \"requested\" and \"counted\" chains");
+	r->where = "replay.requested";
+	rs->requested_mean = get_range(r, req, "mean_nodes", 0, PFT_MAX_WALK);
+	rs->requested_hits = get_range(r, req, "hit_ratio", 0, 1);
+	r->where = "replay.counted";
+	rs->counted_hits = get_range(r, got, "hit_ratio", 0, 1);
+	mean = get_range(r, got, "mean_nodes", 0, PFT_MAX_WALK);
+	r->where = NULL;
+	if (r->failed || get_hist(r, member(got, "chain_walked"), "replay.counted.chain_walked",
+				  rs->counted_walked))
+		return -1;
+	for (i = 0; i < PFT_HIST_SLOTS; i++)
+		if (add_count(r, "replay.counted.chain_walked", walks, rs->counted_walked[i], &walks) ||
+		    __builtin_mul_overflow(rs->counted_walked[i], (__u64)i, &term) ||
+		    add_count(r, "replay.counted nodes", nodes, term, &nodes))
+			return -1;
+	if (walks != rs->lookups_per_pass)
+		return fail(r, "replay.counted.chain_walked: %llu walks in a pass of %llu lookups",
+			    (unsigned long long)walks, (unsigned long long)rs->lookups_per_pass);
+	if (walks && fabs(mean - (double)nodes / (double)walks) > 1e-9 * fmax(1, mean))
+		return fail(r, "replay.counted.mean_nodes %g is not its walks' %g", mean,
+			    (double)nodes / (double)walks);
+	return 0;
+}
+
 /* The replay section, if any: medians, intervals, and each pass's time. */
 static int read_replay(struct reader *r, struct json_object *rj)
 {
@@ -939,6 +984,8 @@ static int read_replay(struct reader *r, struct json_object *rj)
 		return fail(r, "replay.mode '%s'; pftrace writes warm or cold", rs->mode);
 	if (strcmp(rs->unit, "tsc") && strcmp(rs->unit, "ns"))
 		return fail(r, "replay.unit '%s'; pftrace writes tsc or ns", rs->unit);
+	if (read_replay_table(r, rj, rs))
+		return -1;
 	for (o = 0; o < PFT_REPLAY_OPTS; o++)
 		if (read_replay_samples(r, member(per, replay_keys[o]), o))
 			return -1;
