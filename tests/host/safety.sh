@@ -453,43 +453,37 @@ intervals il-max.jsonl "t.update(lookups=$big, hits=$big, misses=0, next_null_at
 "$pftrace" plot il-max.jsonl -o il-max.svg 2>/dev/null
 check "an interval of 2^63 - 2 lookups draws, every shade a colour (0 to 255)" \
 	sh -c "grep -q 'fill=\"rgb(' il-max.svg && ! grep -Eq 'rgb\\((-|[0-9]{4}|2[6-9][0-9]|25[6-9])' il-max.svg"
-intervals il-63.jsonl "t['chain_walked'] = [{'min': 1, 'max': 1, 'count': 2**63 - 1}]"
-hostile "an interval's bucket of 2^63 - 1" 2 'line 2: chain_walked.count is out of range' \
-	"$pftrace" plot il-63.jsonl -o il.svg
-intervals il-64.jsonl "t['chain_walked'] = [{'min': 1, 'max': 1, 'count': 2**62 + 2**61}, {'min': 2, 'max': 2, 'count': 2**62 + 2**61}]"
-hostile "an interval's buckets summing past 2^63 (an empty column)" 2 'line 2: chain_walked overflows' \
-	"$pftrace" plot il-64.jsonl -o il.svg
-intervals il-sum.jsonl "t['lookups'] = 4"
-hostile "an interval's hits + misses not its lookups" 2 'line 2: targets\[0\]: hits 2 + misses 1 != lookups 4' \
-	"$pftrace" plot il-sum.jsonl -o il.svg
-intervals il-neg.jsonl "t['chain_walked'][0]['count'] = -5"
-hostile "an interval's bucket of -5" 2 'line 2: chain_walked.count is negative' \
-	"$pftrace" plot il-neg.jsonl -o il.svg
-intervals il-inf.jsonl "lines[2]['interval_s'] = '@inf'"
-hostile "an interval of Infinity seconds" 2 'line 3: interval_s is not a finite number' \
-	"$pftrace" plot il-inf.jsonl -o il.svg
-intervals il-zero.jsonl "lines[0]['interval_s'] = 0"
-hostile "a first interval of 0 seconds" 2 'line 1: interval_s is out of range' \
-	"$pftrace" plot il-zero.jsonl -o il.svg
-intervals il-nul.jsonl "t['traced'] = 'avc_lookup\\0'"
-hostile "an interval whose target's name holds a NUL" 2 'line 2: targets\[0\].traced holds a NUL byte' \
-	"$pftrace" plot il-nul.jsonl -o il.svg
-intervals il-notjson.jsonl "lines[1] = '{\"interval_s\": 1, oops'"
-hostile "a line that is not JSON" 2 'line 2: not JSON' "$pftrace" plot il-notjson.jsonl -o il.svg
-intervals il-other.jsonl "lines[1] = {'hello': 1}"
-hostile "a line that is neither an interval nor the run" 2 'line 2: neither an interval record' \
-	"$pftrace" plot il-other.jsonl -o il.svg
-intervals il-badrun.jsonl "lines[3]['targets'][0]['hits'] = 3"
-hostile "a closing run line whose hits + misses are not its lookups" 2 'line 4: targets\[0\]: hits 3' \
-	"$pftrace" plot il-badrun.jsonl -o il.svg
-intervals il-nulbyte.jsonl "lines[1] = json.dumps(lines[1]) + '\\0'"
-hostile "a NUL byte after a line's JSON" 2 'line 2: not JSON' "$pftrace" plot il-nulbyte.jsonl -o il.svg
-intervals il-costly.jsonl "t['pad'] = [[] for _ in range(200000)]"
-hostile "a line of 200,000 empty lists (its tree 80 x the text)" 2 'line 2: too many JSON values' \
-	"$pftrace" plot il-costly.jsonl -o il.svg
-intervals il-huge.jsonl "t['pad'] = 'x' * (17 << 20)"
-hostile "a line of 17 MB (a run file is at most 16)" 2 'line 2: larger than 16777216 bytes' \
-	"$pftrace" plot il-huge.jsonl -o il.svg
+# il_case NAME PYTHON INPUT PATTERN: plot of three intervals with PYTHON run on them, refused
+il_case() {
+	intervals "$1.jsonl" "$2"
+	hostile "$3" 2 "$4" "$pftrace" plot "$1.jsonl" -o il.svg
+}
+il_case il-63 "t['chain_walked'] = [{'min': 1, 'max': 1, 'count': 2**63 - 1}]" \
+	"an interval's bucket of 2^63 - 1" 'line 2: chain_walked.count is out of range'
+il_case il-64 "t['chain_walked'] = [{'min': v, 'max': v, 'count': 2**62 + 2**61} for v in (1, 2)]" \
+	"an interval's buckets summing past 2^63 (an empty column)" 'line 2: chain_walked overflows'
+il_case il-sum "t['lookups'] = 4" \
+	"an interval's hits + misses not its lookups" 'line 2: targets\[0\]: hits 2 + misses 1 != lookups 4'
+il_case il-neg "t['chain_walked'][0]['count'] = -5" \
+	"an interval's bucket of -5" 'line 2: chain_walked.count is negative'
+il_case il-inf "lines[2]['interval_s'] = '@inf'" \
+	"an interval of Infinity seconds" 'line 3: interval_s is not a finite number'
+il_case il-zero "lines[0]['interval_s'] = 0" \
+	"a first interval of 0 seconds" 'line 1: interval_s is out of range'
+il_case il-nul "t['traced'] = 'avc_lookup\\0'" \
+	"an interval whose target's name holds a NUL" 'line 2: targets\[0\].traced holds a NUL byte'
+il_case il-notjson "lines[1] = '{\"interval_s\": 1, oops'" \
+	"a line that is not JSON" 'line 2: not JSON'
+il_case il-other "lines[1] = {'hello': 1}" \
+	"a line that is neither an interval nor the run" 'line 2: neither an interval record'
+il_case il-badrun "lines[3]['targets'][0]['hits'] = 3" \
+	"a closing run line whose hits + misses are not its lookups" 'line 4: targets\[0\]: hits 3'
+il_case il-nulbyte "lines[1] = json.dumps(lines[1]) + '\\0'" \
+	"a NUL byte after a line's JSON" 'line 2: not JSON'
+il_case il-costly "t['pad'] = [[] for _ in range(200000)]" \
+	"a line of 200,000 empty lists (its tree 80 x the text)" 'line 2: too many JSON values'
+il_case il-huge "t['pad'] = 'x' * (17 << 20)" \
+	"a line of 17 MB (a run file is at most 16)" 'line 2: larger than 16777216 bytes'
 if [ -z "${SAFETY_SANITIZED:-}" ]; then
 	kb=$(peak_kb "$pftrace" plot il-huge.jsonl -o il.svg)
 	check "...refused in under 200 MB (peak $kb kB)" [ "$kb" -lt 204800 ]
