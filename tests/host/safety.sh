@@ -747,8 +747,12 @@ hostile "instructions summing past their function's samples" 2 'its instructions
 	"$pftrace" report hot-sum.json
 run_file hot-pf.json 'samples/prefetch=[{"offset": 20, "instruction": "prefetcht0 [rax]", "bytes": "zz", "samples": 0, "next_samples": 0}]'
 hostile "a prefetch whose bytes are not hex" 2 "bytes 'zz' are no instruction's" "$pftrace" report hot-pf.json
-run_file hot-overlap.json 'samples/prefetch=[{"offset": 4, "instruction": "prefetcht0 [rax]", "bytes": "0f1800", "samples": 0, "next_samples": 0}]'
+run_file hot-overlap.json 'samples/prefetch=[{"offset": 4, "instruction": "prefetcht0 [rax]", "bytes": "0f 18 00", "samples": 0, "next_samples": 0}]'
 hostile "a prefetch overlapping the next instruction" 2 'the prefetch at 4 overlaps' "$pftrace" report hot-overlap.json
+run_file hot-pf-ok.json 'samples/prefetch=[{"offset": 20, "instruction": "prefetcht0 [rax]", "bytes": "0f 18 00", "samples": 0, "next_samples": 0}]'
+"$pftrace" report --format json hot-pf-ok.json >hot-pf-again.json 2>/dev/null
+check "a prefetch as annotate writes it (bytes '0f 18 00') is read and written back" \
+	same_json hot-pf-ok.json hot-pf-again.json '.targets[0].samples.prefetch'
 run_file hot-9.json 'samples/hottest=[{"offset": 1, "samples": 0, "instruction": "x"}, {"offset": 2, "samples": 0, "instruction": "x"}, {"offset": 3, "samples": 0, "instruction": "x"}, {"offset": 4, "samples": 0, "instruction": "x"}, {"offset": 5, "samples": 0, "instruction": "x"}, {"offset": 6, "samples": 0, "instruction": "x"}, {"offset": 7, "samples": 0, "instruction": "x"}, {"offset": 8, "samples": 0, "instruction": "x"}, {"offset": 9, "samples": 0, "instruction": "x"}]'
 hostile "nine hottest instructions" 2 '9 hottest and 0 prefetch instructions; pftrace writes at most 8' \
 	"$pftrace" report hot-9.json

@@ -600,6 +600,19 @@ static int read_insn(struct reader *r, struct json_object *e, const char *where,
 	return r->failed ? -1 : 0;
 }
 
+/* An instruction's length from its bytes as annotate writes them, "0f 18 08"; 0 if not such. */
+static size_t insn_length(const char *bytes)
+{
+	size_t len = strlen(bytes), i;
+
+	if (len < 2 || len % 3 != 2)
+		return 0;
+	for (i = 0; i < len; i++)
+		if (i % 3 == 2 ? bytes[i] != ' ' : !strchr("0123456789abcdef", bytes[i]))
+			return 0;
+	return (len + 1) / 3;
+}
+
 /*
  * A prefetch instruction and the one after it (its address plus its
  * length, from its bytes), whose samples show the stall by skid.
@@ -614,14 +627,14 @@ static int read_prefetch(struct reader *r, struct json_object *e, const char *wh
 	if (read_insn(r, e, where, p, &offset, &samples, &text) ||
 	    get_count(r, e, where, "next_samples", true, &next))
 		return -1;
-	len = strlen(text.bytes);
-	if (!len || len % 2 || strspn(text.bytes, "0123456789abcdef") != len)
+	len = insn_length(text.bytes);
+	if (!len)
 		return fail(r, "%s: bytes '%s' are no instruction's", where, text.bytes);
 	if (next > p->samples)
 		return fail(r, "%s: next_samples %llu of %llu", where, (unsigned long long)next,
 			    (unsigned long long)p->samples);
 	return profile_insn(r, where, p, offset, samples, text.text, text.bytes, true) ||
-	       profile_insn(r, where, p, offset + len / 2, next, "", "", false);
+	       profile_insn(r, where, p, offset + len, next, "", "", false);
 }
 
 /*
@@ -682,7 +695,7 @@ static int read_profile(struct reader *r, struct json_object *v, const char *whe
 		if (add_count(r, "samples", sum, a->samples, &sum))
 			return -1;
 		if (a->prefetch && (i + 1 == p->ninsns ||
-				    p->insns[i + 1].offset != a->offset + strlen(a->bytes) / 2))
+				    p->insns[i + 1].offset != a->offset + insn_length(a->bytes)))
 			return fail(r, "%s: the prefetch at %lu overlaps the next instruction", pwhere,
 				    a->offset);
 	}
