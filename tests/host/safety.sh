@@ -815,6 +815,15 @@ cp many/0 many/bad && run_file many/bad lookups=4
 hostile "merge of $many files, the last one bad" 2 '^pftrace: bad: targets\[0\]: hits 2 + misses 1 != lookups 4' \
 	sh -c "cd many && exec '$pftrace' merge \$(seq 0 $((many - 1))) bad"
 
+# merge's command names its files as a reader shows them: escaped, cut
+# to fit, and read back within the string bound
+mkdir esc-names
+for i in $(seq 100 399); do cp "$minimal" "esc-names/$(printf 'e\033\033\033\033')$i.json"; done
+(cd esc-names && "$pftrace" merge e*.json -o ../esc-merged.json 2>/dev/null)
+check "merge of 300 files named with ESC: the result reads back" "$pftrace" report esc-merged.json
+check "...its command names them escaped, as a reader shows them" \
+	sh -c "jq -r .command esc-merged.json | grep -qF 'pftrace merge e\\x1b\\x1b\\x1b\\x1b100.json'"
+
 # the table in the docs is this list
 if [ "${1:-}" = --update-doc ]; then
 	cp "$doc" "$committed_doc"

@@ -428,8 +428,9 @@ static void merge_command(char *cmd, size_t len, char **files, int n)
 	size_t used = (size_t)snprintf(cmd, len, "pftrace merge");
 	int i;
 
+	/* escaped as a reader shows them: the command reads back within its bound */
 	for (i = 0; i < n && used < len; i++)
-		used += (size_t)snprintf(cmd + used, len - used, " %s", files[i]);
+		used += (size_t)snprintf(cmd + used, len - used, " %s", shown_path(files[i]));
 }
 
 /* what the merged run leaves out, said once: each of these is one run's, no sum */
