@@ -33,18 +33,23 @@ struct {
 
 /* kernel addresses live in the upper half of the address space */
 #define KERNEL_HALF (1ULL << 63)
+#if defined(__TARGET_ARCH_arm64)
+/* arch/arm64/include/uapi/asm/ptrace.h: regs[31], sp, then pc, the 33rd */
+#define PFT_PT_REGS_IP_WORD 32
+#else
 /* arch/x86/include/uapi/asm/ptrace.h: r15 ... ss, with ip the 17th */
 #define PFT_PT_REGS_IP_WORD 16
+#endif
 
 SEC("perf_event")
 int on_sample(struct bpf_perf_event_data *ctx)
 {
 	/*
-	 * regs is the uapi struct pt_regs (bpf_user_pt_regs_t on x86), an
-	 * ABI: ip is its 17th word. Read by that offset rather than through
-	 * vmlinux.h's CO-RE type, it leaves the object without relocations,
-	 * and libbpf without the kernel's BTF to parse (~40 ms of start-up
-	 * under QEMU).
+	 * regs is bpf_user_pt_regs_t (x86's uapi struct pt_regs, arm64's
+	 * struct user_pt_regs), an ABI: ip is one of its words. Read by
+	 * that offset rather than through vmlinux.h's CO-RE type, it
+	 * leaves the object without relocations, and libbpf without the
+	 * kernel's BTF to parse (~40 ms of start-up under QEMU).
 	 */
 	__u64 ip = ((const __u64 *)ctx)[PFT_PT_REGS_IP_WORD], one = 1, *n;
 	struct sample_counts *c;

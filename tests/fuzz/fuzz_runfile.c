@@ -16,7 +16,7 @@
 
 #include "json_check.h"
 #include "runfile.h"
-#include "runtools.h"
+#include "report_commit.h"
 #include "table.h"
 
 /* what pftrace whatif computes from a snapshot: the own layout and two others */
@@ -27,17 +27,17 @@ static void whatif_layouts(const struct run_file *rf)
 
 	for (i = 0; i < rf->rep.ntargets; i++) {
 		const struct table_snapshot *s = rf->rep.targets[i].snapshot;
-		enum table_hash h;
+		const struct table_hash *h;
 
 		if (!s)
 			continue;
-		h = table_hash_named(s->hash);
+		h = s->hash;
 		if (!predict_own_layout(&p, h, s->bits, s->keys, s->nkeys, s->counts, s->ncounts, true))
 			layout_prediction_free(&p);
 		if (!predict_layout(&p, h, s->bits > 1 ? s->bits - 1 : 1, s->keys, s->nkeys,
 				    s->counts, s->ncounts, true))
 			layout_prediction_free(&p);
-		if (!predict_layout(&p, TABLE_HASH_JHASH, 6, s->keys, s->nkeys, s->counts, s->ncounts, true))
+		if (!predict_layout(&p, &table_hash_jhash, 6, s->keys, s->nkeys, s->counts, s->ncounts, true))
 			layout_prediction_free(&p);
 	}
 }

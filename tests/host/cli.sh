@@ -1,6 +1,6 @@
 # Host tier: the static pftrace binary on the build host's own kernel,
 # which refuses fentry, has no kprobes, no PMU and no SELinux (see
-# shared/lab-facts.md). pftrace must say so honestly and refuse cleanly.
+# docs/lab.md). pftrace must say so honestly and refuse cleanly.
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 top=$(cd "$here/../.." && pwd)
 . "$top/tests/lib.sh"
@@ -37,7 +37,7 @@ check "features: SELinux not active here" jq_true "$tmp/features.json" '.feature
 "$pftrace" features >"$tmp/features.txt"
 check "features text: one row per feature" [ "$(grep -cE '^  [a-z-]+ +(yes|no) ' "$tmp/features.txt")" -eq 9 ]
 # --latency's unit, judged by the kernel's own PMU list: cycles where the
-# cpu PMU exists, else nanoseconds with the reason (issue 16)
+# cpu PMU exists, else nanoseconds with the reason
 if [ -e /sys/bus/event_source/devices/cpu ]; then
 	check "features: --latency counts cycles (a cpu PMU exists)" \
 		jq_true "$tmp/features.json" '.features.latency.detail | startswith("cycles")'
@@ -88,7 +88,7 @@ refuses "merge of bad files" "not JSON" "$pftrace" merge "$tmp/cut.json" "$tmp/c
 
 refuses "-o into a missing directory (before tracing)" "-o $tmp/none/run.json: No such file" "$pftrace" -f avc_lookup -d 1 -o "$tmp/none/run.json"
 refuses "-o onto a directory" "is a directory" "$pftrace" -f avc_lookup -d 1 -o "$tmp"
-# whatif (issue 15) from a run file alone: a small AVC snapshot, the fuzz seed
+# whatif from a run file alone: a small AVC snapshot, the fuzz seed
 seed=$top/tests/fuzz/corpus/runfile/snapshot.json
 "$pftrace" whatif "$seed" --bits 4,5 --format json >"$tmp/whatif.json"
 check "whatif of a snapshot: exit 0, the identity holds" jq_true "$tmp/whatif.json" '.targets[0].identity'
@@ -115,10 +115,16 @@ check "whatif: a poor fit (medians 40 ns off its line) is not used" \
 refuses "whatif without a file" "give one run file" "$pftrace" whatif
 refuses "whatif --bits 0" "--bits wants log2 sizes" "$pftrace" whatif "$seed" --bits 0
 refuses "whatif --hash md5" "--hash wants xor, murmur3 or jhash" "$pftrace" whatif "$seed" --hash md5
+refuses "whatif -C current.hash=md5 (the values listed)" \
+	"-C current.hash: unknown value 'md5' (it takes xor, murmur3, jhash, d_hash, inode_hash, m_hash, ehash)" \
+	"$pftrace" whatif "$seed" -C current.hash=md5
+refuses "whatif -C of another knob" "unknown knob 'attach'" "$pftrace" whatif "$seed" -C attach=kprobe
+refuses "whatif -C current.hash=d_hash for the AVC's keys" "avc_lookup's keys cannot be hashed by d_hash" \
+	"$pftrace" whatif "$seed" -C current.hash=d_hash
 refuses "whatif of a run without a snapshot" "has no snapshot" "$pftrace" whatif "$top/tests/fuzz/corpus/runfile/minimal.json"
 refuses "whatif --lookups of a missing file" "No such file" "$pftrace" whatif "$seed" --lookups "$tmp/none.json"
 refuses "snapshot here (no data symbols in kallsyms)" "not in /proc/kallsyms" "$pftrace" snapshot -f __d_lookup_rcu
-# tenants (issue 18): checked before anything loads
+# tenants: checked before anything loads
 refuses "-p of no process" "-p 4000000: no such process" "$pftrace" -f avc_lookup -p 4000000 -d 1
 refuses "-p not a number" "-p wants a process id" "$pftrace" -f avc_lookup -p 12x
 refuses "--cgroup not cgroup v2" "not a cgroup v2 directory" "$pftrace" -f avc_lookup --cgroup /tmp -d 1

@@ -1,6 +1,8 @@
-# Host tier, first contact (issue 19): help for every command from its
-# option table, the man page and completions made from the same tables,
-# "did you mean", make install and the Debian package.
+# Host tier, first contact: help for every command from its option
+# table, the man page and completions made from the same tables, "did you
+# mean" and make install (the Debian package: tests/package/deb.sh); and
+# the README and docs/ pages: links that resolve, every page reachable,
+# no project history.
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 top=$(cd "$here/../.." && pwd)
 . "$top/tests/lib.sh"
@@ -140,19 +142,178 @@ done
 check "make install DESTDIR: the installed binary runs" sh -c "'$tmp/root/usr/bin/pftrace' --version | grep -q '^pftrace $(cat "$top/VERSION")'"
 check "the installed page is the built one" sh -c "gzip -dc '$tmp/root/usr/share/man/man8/pftrace.8.gz' | cmp -s - '$man'"
 
+# The README and docs/*.md, as a reader who has never seen the project
+# meets them. The linter prints one line per problem, tagged: link, a
+# relative link (or #anchor, by GitHub's heading slugs) that does not
+# resolve or leaves the repository; unlinked, a page of docs/ that the
+# README does not link; history, this project's issue numbers or its
+# rounds of development; outside, a path in the text that climbs (../)
+# out of the repository or to nothing in it; runfile, a key of the run file's schema that
+# docs/run-file.md does not name; sample, a block of output that starts
+# "$ pftrace ..." on run files of docs/examples/ (no sudo) and is not
+# what that command prints there now (a last line "..." ends a prefix).
+doc_lint() { # TOP PFTRACE: one "TAG<tab>FILE:LINE: what" line per problem, "checked<tab>FILE" per file
+	python3 - "$1" "$2" <<'PY'
+import json, os, re, shlex, subprocess, sys
+
+top = os.path.realpath(sys.argv[1])
+pftrace = sys.argv[2]
+examples = os.path.join(top, "docs/examples")
+pages = ["README.md"] + sorted("docs/" + f for f in os.listdir(os.path.join(top, "docs"))
+                               if f.endswith(".md"))
+FENCE = re.compile(r"^\s*(```|~~~)")
+CODE_SPAN = re.compile(r"(`+)(.+?)\1")
+LINK = re.compile(r"!?\[(?:[^\[\]]|\[[^\]]*\])*\]\(\s*<?([^)\s>]*)>?(?:\s+\"[^\"]*\")?\s*\)")
+REF_LINK = re.compile(r"^\s*\[[^\]]+\]:\s*<?(\S+?)>?(?:\s|$)")
+HISTORY = [
+    re.compile(r"\b(?:issues?|PR|pull requests?)\s+#?\d+", re.I),
+    re.compile(r"(?<![\w&/#])#\d+\b"),
+    re.compile(r"\b(?:this|last|next|previous|earlier|later|that|same|first|second|third|"
+               r"fourth|fifth|final|\d+(?:st|nd|rd|th))\s+round\b", re.I),
+    re.compile(r"\bround\s+\d+\b", re.I),
+    re.compile(r"\brounds?\s+of\s+(?:development|work)\b", re.I),
+]
+UP_PATH = re.compile(r"(?<![\w./-])((?:\.\./)+[\w.-][\w./-]*)")
+
+def lines_of(page):
+    """(number, text, in_code_block) for each line of a page"""
+    out, fenced = [], False
+    with open(os.path.join(top, page), encoding="utf-8") as f:
+        for n, line in enumerate(f, 1):
+            if FENCE.match(line):
+                fenced = not fenced
+                out.append((n, line, True))
+            else:
+                out.append((n, line, fenced))
+    return out
+
+def slug(heading):
+    """GitHub's anchor for a heading: link text kept, markup and punctuation dropped"""
+    text = re.sub(r"!?\[([^\]]*)\]\([^)]*\)", r"\1", heading)
+    text = re.sub(r"<[^>]+>", "", text).strip().lower()
+    text = re.sub(r"[^\w\- ]", "", text)
+    return text.replace(" ", "-")
+
+anchors = {}
+def anchors_of(path):
+    if path not in anchors:
+        seen, found = {}, set()
+        for _, line, code in lines_of(os.path.relpath(path, top)):
+            if code:
+                continue
+            for m in re.finditer(r"""<a\s[^>]*(?:name|id)\s*=\s*["']([^"']+)["']""", line):
+                found.add(m.group(1))
+            h = re.match(r"^#{1,6}\s+(.*?)\s*#*\s*$", line)
+            if h:
+                s = slug(h.group(1))
+                k = seen.get(s, 0)
+                seen[s] = k + 1
+                found.add(s if k == 0 else "%s-%d" % (s, k))
+        anchors[path] = found
+    return anchors[path]
+
+def check_sample(where, block):
+    """a block whose first line runs pftrace on docs/examples/: its output, as printed there"""
+    argv = shlex.split(block[0][2:])
+    files = [a for a in argv if a.endswith(".json")]
+    if not files or not all(os.path.isfile(os.path.join(examples, f)) for f in files):
+        return
+    shown = block[1:]
+    prefix = bool(shown) and shown[-1] == "..."
+    if prefix:
+        shown = shown[:-1]
+    out = subprocess.run([pftrace] + argv[1:], cwd=examples, capture_output=True, text=True)
+    got = out.stdout.splitlines()
+    if out.returncode != 0 or (got[:len(shown)] if prefix else got) != shown:
+        print("sample\t%s: '%s' prints something else now" % (where, block[0]))
+    print("sampled\t%s" % where)
+
+def inside(path):
+    return os.path.commonpath([top, os.path.realpath(path)]) == top
+
+linked_from_readme = set()
+for page in pages:
+    here = os.path.dirname(os.path.join(top, page))
+    block, start = None, 0
+    for n, line, code in lines_of(page):
+        where = "%s:%d" % (page, n)
+        if FENCE.match(line):
+            if block and block[0].startswith("$ pftrace "):
+                check_sample("%s:%d" % (page, start), block)
+            block, start = ([] if block is None else None), n + 1
+        elif block is not None:
+            block.append(line.rstrip("\n"))
+        for rx in HISTORY:
+            for m in rx.finditer(re.sub(r"\]\([^)]*\)", "]()", line)):
+                print("history\t%s: '%s'" % (where, m.group(0)))
+        for m in UP_PATH.finditer(line):
+            path = m.group(1).rstrip(".")
+            up = os.path.join(here, path)
+            if not inside(up) or not os.path.exists(up):
+                print("outside\t%s: '%s' names no file of the repository" % (where, path))
+        if code:
+            continue
+        prose = CODE_SPAN.sub("", line)
+        targets = [m.group(1) for m in LINK.finditer(prose)]
+        m = REF_LINK.match(prose)
+        if m:
+            targets.append(m.group(1))
+        for target in targets:
+            if re.match(r"^[a-z][a-z0-9+.-]*:", target, re.I):
+                continue    # a URL: not this test's to fetch
+            path, _, anchor = target.partition("#")
+            full = os.path.normpath(os.path.join(here, path)) if path else os.path.join(top, page)
+            if not inside(full):
+                print("link\t%s: '%s' leaves the repository" % (where, target))
+            elif not os.path.exists(full):
+                print("link\t%s: '%s': no such file" % (where, target))
+            elif anchor and full.endswith(".md") and anchor not in anchors_of(full):
+                print("link\t%s: '%s': no heading or anchor '#%s' in %s" %
+                      (where, target, anchor, os.path.relpath(full, top)))
+            elif page == "README.md":
+                linked_from_readme.add(os.path.relpath(full, top))
+    print("checked\t%s" % page)
+
+for page in pages[1:]:
+    if page not in linked_from_readme:
+        print("unlinked\t%s: no link to it in README.md" % page)
+
+schema = json.load(open(os.path.join(top, "docs/run-file.schema.json")))
+named = set()
+for _, line, _ in lines_of("docs/run-file.md"):
+    for m in CODE_SPAN.finditer(line):
+        named.update(re.findall(r"[A-Za-z_]\w*", m.group(2)))
+for part, props in (("run file", schema["properties"]),
+                    ("targets[]", schema["$defs"]["target"]["properties"]),
+                    ("snapshot", schema["$defs"]["snapshot"]["properties"]),
+                    ("latency", schema["$defs"]["latency"]["properties"])):
+    for key in props:
+        if key not in named:
+            print("runfile\tdocs/run-file.md: the %s key '%s' is not named" % (part, key))
+PY
+}
+doc_lint "$top" "$pftrace" >"$tmp/doclint" 2>"$tmp/doclint.err"
+check "the docs linter ran over README.md and every page of docs/, and ran the README's samples" \
+	sh -c "[ ! -s '$tmp/doclint.err' ] && grep -qx 'checked	README.md' '$tmp/doclint' && [ \$(grep -c '^checked	docs/' '$tmp/doclint') -eq \$(ls '$top'/docs/*.md | wc -l) ] && grep -q '^sampled	README.md:' '$tmp/doclint'"
+diag "$tmp/doclint.err"
+for tag in link unlinked history outside runfile sample; do
+	case $tag in
+	link) what="every relative link and #anchor in README.md and docs/*.md resolves inside the repository" ;;
+	unlinked) what="every page of docs/ is linked from README.md" ;;
+	history) what="no issue numbers (issue 17, #17) and no rounds of development (this round, round 3) in README.md or docs/" ;;
+	outside) what="every ../ path in README.md and docs/*.md names a file of the repository" ;;
+	runfile) what="docs/run-file.md names every key of the run file, its targets, snapshots and latency in docs/run-file.schema.json" ;;
+	sample) what="every sample of pftrace's output on docs/examples/ in README.md and docs/*.md is what it prints now" ;;
+	esac
+	awk -F'\t' -v t="$tag" '$1 == t { print $2 }' "$tmp/doclint" >"$tmp/doclint.$tag"
+	check "$what" [ ! -s "$tmp/doclint.$tag" ]
+	diag "$tmp/doclint.$tag"
+done
+
 # the README's size of the binary is the binary's, within 15%
 check "README: the binary's size as stated (about N MB, M stripped) is within 15% of ./pftrace's" \
 	sh -c "strip -o '$tmp/stripped' '$pftrace' && sed -n 's/.*one static binary (about \([0-9.]*\) MB, \([0-9.]*\) stripped).*/\1 \2/p' '$top/README.md' | awk -v a=\$(stat -c %s '$pftrace') -v b=\$(stat -c %s '$tmp/stripped') 'NF == 2 { n++; if (\$1 * 1e6 < a / 1.15 || \$1 * 1e6 > a * 1.15 || \$2 * 1e6 < b / 1.15 || \$2 * 1e6 > b * 1.15) exit 1 } END { exit !n }'"
 
-# the Debian package, unpacked into a scratch root
-deb=$out/pftrace_$(cat "$top/VERSION")_amd64.deb
-check "make deb: $(basename "$deb") says it is pftrace $(cat "$top/VERSION") for amd64" \
-	sh -c "dpkg-deb -f '$deb' Package Version Architecture | tr '\n' ' ' | grep -q 'Package: pftrace Version: $(cat "$top/VERSION") Architecture: amd64'"
-dpkg -x "$deb" "$tmp/deb"
-check "the .deb, unpacked with dpkg -x, runs pftrace --version" \
-	sh -c "'$tmp/deb/usr/bin/pftrace' --version | grep -q '^pftrace $(cat "$top/VERSION")'"
-check "the .deb holds the page and both completions" \
-	sh -c "[ -s '$tmp/deb/usr/share/man/man8/pftrace.8.gz' ] && [ -s '$tmp/deb/usr/share/bash-completion/completions/pftrace' ] && [ -s '$tmp/deb/usr/share/zsh/vendor-completions/_pftrace' ]"
 check "LICENSE is the GPL, version 2, as the sources' SPDX lines say" \
 	sh -c "grep -q 'GNU GENERAL PUBLIC LICENSE' '$top/LICENSE' && grep -q 'Version 2, June 1991' '$top/LICENSE'"
 summary host

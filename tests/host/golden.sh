@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Golden outputs: what every command's help, every report format, whatif,
-# diff and merge print for the run files in docs/examples/. A refactor
+# diff, merge and plot print for the run files in docs/examples/. A refactor
 # must leave them byte for byte as they were; a change of behaviour
 # changes the expected file in the same commit, where a reviewer sees it.
 #
@@ -83,6 +83,12 @@ case_ diff diff "$short" "$long"
 for f in json openmetrics prometheus; do
 	case_ "merge-$f" merge "$short" "$long" --format "$f"
 done
+
+# plot's golden output is the README's picture (make docs/plot-example.svg)
+if [ -z "$update" ]; then
+	(cd "$top/docs/examples" && "$pftrace" plot "$short" "$long" -o -) >"$tmp/plot.svg" 2>&1
+	check "golden plot: docs/plot-example.svg" cmp -s "$tmp/plot.svg" "$top/docs/plot-example.svg"
+fi
 
 if [ -n "$update" ]; then
 	echo "golden: $(ls "$golden" | wc -l) files written to tests/golden/"

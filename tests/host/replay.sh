@@ -5,7 +5,7 @@
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 top=$(cd "$here/../.." && pwd)
 . "$top/tests/lib.sh"
-pftrace=$top/pftrace
+pftrace=${PFTRACE_BIN:-$top/pftrace}
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 

@@ -199,7 +199,7 @@ static void test_kallsyms_fixture(void **state)
 		struct ksyms *ks = ksyms_load(wanted, true);
 		const struct kfunc *funcs;
 
-		/* issue 12: the names and every function in one read of the file */
+		/* the names and every function in one read of the file */
 		assert_non_null(ks);
 		assert_int_equal(ksyms_passes(ks), 1);
 		assert_true(ksyms_address_prefix(ks, "inet_ehash_secret", "bBdD", &addr));
@@ -240,7 +240,7 @@ static void test_kallsyms(void **state)
 		assert_true(kallsyms_addresses_visible(NULL));
 }
 
-/* issue 12: a recipe carries what the rest needs, and is found by name */
+/* a recipe carries what the rest needs, and is found by name */
 static void test_registry(void **state)
 {
 	const struct recipe *const *r;
@@ -250,8 +250,11 @@ static void test_registry(void **state)
 		assert_true((*r)->node_bytes >= 16);
 		assert_ptr_equal(recipe_named((*r)->name), *r);
 		assert_ptr_equal(recipe_for((*r)->traced), *r);
+		/* -f avc, -f dcache-ref: the names pftrace list prints */
+		assert_ptr_equal(recipe_for((*r)->name), *r);
 		assert_non_null((*r)->open);
 		assert_non_null((*r)->configure);
+		assert_non_null((*r)->load);
 	}
 	assert_int_equal(n, 6);
 	assert_null(recipe_named("nosuch"));

@@ -11,6 +11,7 @@
 #include <json-c/json.h>
 #include "cmocka_prelude.h"
 #include "runfile.h"
+#include "report_commit.h"
 #include "runtools.h"
 #include "stats.h"
 #include "run_fixture.h"
@@ -597,6 +598,70 @@ static void test_prometheus(void **state)
 	free(text);
 }
 
+/*
+ * The fleet's families: drops by map, the snapshot beside ideal
+ * hashing, whether the overhead was measured, and the build.
+ */
+static void test_fleet_families(void **state)
+{
+	/* 283 buckets used by 730 entries, chains of 1 to 6 */
+	__u64 by_len[7] = { 229, 75, 70, 67, 50, 12, 9 };
+	struct table_snapshot snap = { 0 };
+	struct by_report by = { .key = "comm", .dropped = 7 };
+	struct run_report r;
+	char *text;
+
+	make_run(&r, 1, 0);
+	r.targets[0].stats.lost = 3;
+	r.targets[0].by = &by;
+	snap.shape.entries = 730;
+	snap.shape.buckets = 512;
+	snap.shape.used = 283;
+	snap.shape.longest = 6;
+	snap.shape.by_len = by_len;
+	uniform_expectation(&snap.shape, &snap.uniform);
+	snap.counted = true;
+	snap.counts_dropped = 11;
+	r.targets[0].snapshot = &snap;
+	r.bpf_stats = "BPF statistics need CAP_SYS_ADMIN";
+	text = render_to_string(render_prometheus, &r);
+	assert_non_null(strstr(text, "pftrace_dropped_total{traced=\"avc_lookup\",recipe=\"avc\","
+			       "kernel=\"6.12.0-test\",host=\"box1\",map=\"kprobe_entries\"} 3\n"));
+	assert_non_null(strstr(text, ",map=\"by\"} 7\n"));
+	assert_non_null(strstr(text, ",map=\"keys\"} 11\n"));
+	assert_non_null(strstr(text, "pftrace_snapshot_buckets_used{traced=\"avc_lookup\",recipe=\"avc\","
+			       "kernel=\"6.12.0-test\",host=\"box1\"} 283\n"));
+	/* 512 (1 - (511/512)^730): 389 buckets; the lab's 6.19 AVC used 383 */
+	assert_non_null(strstr(text, "pftrace_snapshot_buckets_used_uniform{traced=\"avc_lookup\","
+			       "recipe=\"avc\",kernel=\"6.12.0-test\",host=\"box1\"} 389.127\n"));
+	assert_non_null(strstr(text, "pftrace_overhead_measured{kernel=\"6.12.0-test\",host=\"box1\"} 0\n"));
+	assert_null(strstr(text, "pftrace_bpf_run_seconds"));
+	assert_non_null(strstr(text, "# TYPE pftrace_build_info gauge\n"));
+	assert_non_null(strstr(text, "pftrace_build_info{version=\""));
+	assert_non_null(strstr(text, "\",kernel=\"6.12.0-test\",host=\"box1\"} 1\n"));
+	free(text);
+	/* OpenMetrics: an info family, and run time in seconds where measured */
+	r.bpf_stats = "";
+	r.targets[0].overhead_known = true;
+	r.targets[0].run_time_ns = 1500000000;
+	text = render_to_string(render_openmetrics, &r);
+	assert_non_null(strstr(text, "# TYPE pftrace_build info\n"));
+	assert_non_null(strstr(text, "# TYPE pftrace_dropped counter\n"));
+	assert_non_null(strstr(text, "# UNIT pftrace_bpf_run_seconds seconds\n"));
+	assert_non_null(strstr(text, "pftrace_bpf_run_seconds_total{traced=\"avc_lookup\",recipe=\"avc\","
+			       "kernel=\"6.12.0-test\",host=\"box1\"} 1.500000000\n"));
+	assert_non_null(strstr(text, "pftrace_overhead_measured{kernel=\"6.12.0-test\",host=\"box1\"} 1\n"));
+	free(text);
+	/* a snapshot that traced nothing: its gauges only, nothing the exporter's file has */
+	r.end_reason = "snapshot only";
+	text = render_to_string(render_prometheus, &r);
+	assert_non_null(strstr(text, "pftrace_snapshot_buckets_used{"));
+	assert_null(strstr(text, "pftrace_lookups"));
+	assert_null(strstr(text, "pftrace_build_info"));
+	assert_null(strstr(text, "pftrace_duration_seconds"));
+	free(text);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -616,6 +681,7 @@ int main(void)
 		cmocka_unit_test(test_report_fits_72_columns),
 		cmocka_unit_test(test_openmetrics),
 		cmocka_unit_test(test_prometheus),
+		cmocka_unit_test(test_fleet_families),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -12,6 +12,7 @@
 #include "cmocka_prelude.h"
 #include "table.h"
 #include "verdict.h"
+#include "whatif.h"
 
 static void test_shape_from_chains(void **state)
 {
@@ -72,15 +73,15 @@ static void test_avc_hashes(void **state)
 
 	/* xor: 1 ^ 2 << 2 ^ 3 << 4 = 1 ^ 8 ^ 48 = 57 */
 	assert_int_equal(avc_hash_xor(1, 2, 3), 57);
-	assert_int_equal(table_bucket(TABLE_HASH_XOR, 9, &k), 57);
+	assert_int_equal(table_hash_xor.bucket(9, &k), 57);
 	/* av_hash() (6.19), by an independent implementation */
 	assert_int_equal(avc_hash_murmur3(1, 2, 3), 0xb465da4b);
 	assert_int_equal(avc_hash_murmur3(7, 5, 7), 0xa199a758);
-	assert_int_equal(table_bucket(TABLE_HASH_MURMUR3, 9, &k), 0xb465da4b & 511);
-	assert_true(table_hash_compatible(TABLE_HASH_XOR, TABLE_HASH_JHASH));
-	assert_false(table_hash_compatible(TABLE_HASH_D_HASH, TABLE_HASH_XOR));
-	assert_int_equal(table_hash_named("murmur3"), TABLE_HASH_MURMUR3);
-	assert_int_equal(table_hash_named("md5"), TABLE_HASH_NONE);
+	assert_int_equal(table_hash_murmur3.bucket(9, &k), 0xb465da4b & 511);
+	assert_true(table_hash_compatible(&table_hash_xor, &table_hash_jhash));
+	assert_false(table_hash_compatible(&table_hash_d_hash, &table_hash_xor));
+	assert_ptr_equal(table_hash_named("murmur3"), &table_hash_murmur3);
+	assert_null(table_hash_named("md5"));
 }
 
 static void test_other_buckets(void **state)
@@ -89,10 +90,43 @@ static void test_other_buckets(void **state)
 	struct snap_key t = { .k0 = 0x12345678 };
 
 	/* d_hash: the top bits of the 32-bit name hash, whatever the length */
-	assert_int_equal(table_bucket(TABLE_HASH_D_HASH, 4, &d), 0xd);
-	assert_int_equal(table_bucket(TABLE_HASH_D_HASH, 16, &d), 0xdead);
+	assert_int_equal(table_hash_d_hash.bucket(4, &d), 0xd);
+	assert_int_equal(table_hash_d_hash.bucket(16, &d), 0xdead);
 	/* ehash: the low bits of the full hash */
-	assert_int_equal(table_bucket(TABLE_HASH_EHASH, 8, &t), 0x78);
+	assert_int_equal(table_hash_ehash.bucket(8, &t), 0x78);
+}
+
+/*
+ * Run files name the bucket functions: those names, in the registry's
+ * order (whatif lists its timings in it), each found by its name and
+ * its place, and no two entries alike.
+ */
+static void test_hash_registry(void **state)
+{
+	static const char *const names[] = { "xor", "murmur3", "jhash", "d_hash", "inode_hash",
+					      "m_hash", "ehash" };
+	const struct table_hash *h;
+	int i, n = (int)(sizeof(names) / sizeof(names[0]));
+
+	for (i = 0; i < n; i++) {
+		h = table_hash_at(i);
+		assert_non_null(h);
+		assert_string_equal(h->name, names[i]);
+		assert_string_equal(table_hash_name_at(i), names[i]);
+		assert_ptr_equal(table_hash_named(names[i]), h);
+		assert_int_equal(table_hash_index(h), i);
+		assert_non_null(h->bucket);
+		assert_true(h->keys->k0_bytes > 0);
+	}
+	assert_null(table_hash_at(n));
+	assert_null(table_hash_name_at(n));
+	assert_null(table_hash_at(-1));
+	assert_int_equal(table_hash_index(NULL), -1);
+	assert_null(table_hash_named(NULL));
+	/* the AVC's three lay out the same keys; the others only their own */
+	assert_true(table_hash_compatible(&table_hash_murmur3, &table_hash_jhash));
+	assert_false(table_hash_compatible(&table_hash_inode, &table_hash_m_hash));
+	assert_false(table_hash_compatible(NULL, &table_hash_xor));
 }
 
 /* keys whose d_hash bucket (2 bits) is their top two bits */
@@ -113,7 +147,7 @@ static void test_weighed_walks(void **state)
 	};
 	struct layout_prediction p;
 
-	assert_int_equal(predict_layout(&p, TABLE_HASH_D_HASH, 2, keys, 4, counts, 3, true), 0);
+	assert_int_equal(predict_layout(&p, &table_hash_d_hash, 2, keys, 4, counts, 3, true), 0);
 	assert_int_equal(p.shape.used, 2);
 	assert_int_equal(p.shape.longest, 3);
 	/* 12 hits in a chain of 3: (3 + 1) / 2 = 2 each */
@@ -128,11 +162,11 @@ static void test_weighed_walks(void **state)
 	counts[0].key = dkey(1, 9);
 	counts[0].hits = 0;
 	counts[0].misses = 4;
-	assert_int_equal(predict_layout(&p, TABLE_HASH_D_HASH, 2, keys, 4, counts, 1, true), 0);
+	assert_int_equal(predict_layout(&p, &table_hash_d_hash, 2, keys, 4, counts, 1, true), 0);
 	assert_true(p.mean_walk == 3 && p.mean_walk_lo == 3 && p.mean_walk_hi == 3);
 	layout_prediction_free(&p);
 	/* out of range sizes are refused */
-	assert_int_equal(predict_layout(&p, TABLE_HASH_D_HASH, PFT_TABLE_MAX_BITS + 1, keys, 4,
+	assert_int_equal(predict_layout(&p, &table_hash_d_hash, PFT_TABLE_MAX_BITS + 1, keys, 4,
 					NULL, 0, false), -EINVAL);
 }
 
@@ -145,24 +179,85 @@ static void test_packed_keys(void **state)
 	struct key_count *cback;
 	char *text;
 
-	text = keys_encode(TABLE_HASH_MURMUR3, keys, 2);
+	text = keys_encode(&table_hash_murmur3, keys, 2);
 	assert_non_null(text);
 	/* 2 records of 10 bytes: 20 bytes, 28 base64 characters */
 	assert_int_equal(strlen(text), 28);
-	assert_int_equal(keys_decode(TABLE_HASH_MURMUR3, text, &back), 2);
+	assert_int_equal(keys_decode(&table_hash_murmur3, text, &back), 2);
 	assert_memory_equal(back, keys, sizeof(keys));
 	free(back);
 	/* the same text read as 16-byte inode keys is not whole records */
-	assert_int_equal(keys_decode(TABLE_HASH_INODE, text, &back), -1);
+	assert_int_equal(keys_decode(&table_hash_inode, text, &back), -1);
 	free(back);
-	assert_int_equal(keys_decode(TABLE_HASH_XOR, "not base64!", &back), -1);
+	assert_int_equal(keys_decode(&table_hash_xor, "not base64!", &back), -1);
 	free(back);
 	free(text);
-	text = key_counts_encode(TABLE_HASH_INODE, &c, 1);
-	assert_int_equal(key_counts_decode(TABLE_HASH_INODE, text, &cback), 1);
+	text = key_counts_encode(&table_hash_inode, &c, 1);
+	assert_int_equal(key_counts_decode(&table_hash_inode, text, &cback), 1);
 	assert_memory_equal(cback, &c, sizeof(c));
 	free(cback);
 	free(text);
+}
+
+static int hash_timings, node_timings;
+
+static struct estimate fixed_hash_cost(const struct table_hash *h, unsigned int bits)
+{
+	struct estimate e = { 2, 1, 3 };
+
+	hash_timings++;
+	return e;
+}
+
+static struct estimate fixed_node_cost(void)
+{
+	struct estimate e = { 10, 9, 11 };
+
+	node_timings++;
+	return e;
+}
+
+/*
+ * whatif's model on the four keys of test_weighed_walks (2^2 buckets,
+ * chains 0, 3, 1, 0): the kernel's layout first and exactly the
+ * snapshot, then the kernel's -1..+3 sizes; a verdict for each but the
+ * first, each priced by the one node and the one hash timing.
+ */
+static void test_whatif_model(void **state)
+{
+	struct snap_key keys[4] = { dkey(1, 1), dkey(1, 2), dkey(1, 3), dkey(2, 1) };
+	struct key_count counts[1] = { { .key = dkey(1, 3), .hits = 6 } };
+	__u32 chain[4] = { 0, 3, 1, 0 };
+	struct table_snapshot snap = { .hash = &table_hash_d_hash, .bits = 2, .keys = keys,
+				       .nkeys = 4, .counted = true, .counts = counts, .ncounts = 1 };
+	struct target_report t = { .traced = "d_lookup", .snapshot = &snap };
+	struct whatif_costs c = { .time_hash = fixed_hash_cost, .time_node = fixed_node_cost };
+	struct whatif_ask ask = { .forced_current = NULL };
+	struct whatif_table *w = malloc(sizeof(*w));
+	static const unsigned int sizes[] = { 2, 1, 3, 4, 5 };
+	int i;
+
+	assert_int_equal(table_shape_from_chains(&snap.shape, chain, 4), 0);
+	assert_int_equal(whatif_weigh(w, &ask, &t, &snap, &c), 0);
+	assert_true(w->identity && w->priced);
+	assert_int_equal(w->nlayouts, 5);
+	for (i = 0; i < 5; i++) {
+		assert_ptr_equal(w->layouts[i].p.hash, &table_hash_d_hash);
+		assert_int_equal(w->layouts[i].p.bits, sizes[i]);
+		assert_int_equal(w->layouts[i].has_verdict, i > 0);
+	}
+	/* the third of its chain, in its order: 3 nodes; any order of 3: 1 to 3, mean 2 */
+	assert_true(w->layouts[0].p.mean_walk_in_order == 3 && w->layouts[0].p.mean_walk == 2);
+	assert_true(w->node_cost.median == 10 && w->layouts[1].v.cost_per_node == 10);
+	assert_int_equal(hash_timings, 1);
+	assert_int_equal(node_timings, 1);
+	whatif_table_free(w);
+	/* another hash taken for the kernel's must read the same keys */
+	ask.forced_current = &table_hash_xor;
+	assert_int_equal(whatif_weigh(w, &ask, &t, &snap, &c), -EINVAL);
+	whatif_table_free(w);
+	table_shape_free(&snap.shape);
+	free(w);
 }
 
 static void test_verdict(void **state)
@@ -204,8 +299,10 @@ int main(void)
 		cmocka_unit_test(test_uniform),
 		cmocka_unit_test(test_avc_hashes),
 		cmocka_unit_test(test_other_buckets),
+		cmocka_unit_test(test_hash_registry),
 		cmocka_unit_test(test_weighed_walks),
 		cmocka_unit_test(test_packed_keys),
+		cmocka_unit_test(test_whatif_model),
 		cmocka_unit_test(test_verdict),
 	};
 

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 #include <getopt.h>
+#include <limits.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -143,6 +144,17 @@ const char *pft_unknown_option(const struct opt_spec *specs, char **argv)
 	return msg;
 }
 
+int pft_parse_whole(const char *s, long min, long max, long *out)
+{
+	char *end;
+	long v = strtol(s, &end, 10);
+
+	if (end == s || *end || v < min || v > max)
+		return -1;
+	*out = v;
+	return 0;
+}
+
 /* A finite number of seconds in [min, a year], and nothing else. */
 int pft_parse_seconds(const char *who, const char *opt, const char *s, double min, double *out)
 {
@@ -176,6 +188,19 @@ static int parse_format(const char *s, enum out_format *f)
 	return 0;
 }
 
+static int parse_by(const char *s, int *by)
+{
+	if (!strcmp(s, "comm"))
+		*by = PFT_BY_COMM;
+	else if (!strcmp(s, "pid"))
+		*by = PFT_BY_PID;
+	else if (!strcmp(s, "cgroup"))
+		*by = PFT_BY_CGROUP;
+	else
+		return bad("--by wants comm, pid or cgroup, not '%s'", s);
+	return 0;
+}
+
 static void record_cmdline(struct trace_opts *o, int argc, char **argv)
 {
 	size_t len = 0;
@@ -187,164 +212,144 @@ static void record_cmdline(struct trace_opts *o, int argc, char **argv)
 				i ? " " : "", i ? argv[i] : "pftrace");
 }
 
-int parse_trace_opts(int argc, char **argv, struct trace_opts *o)
+/* What an option handler returns for an option that is not its own. */
+#define NOT_MINE (-2)
+
+/* The options that take a number, each range-checked: 0, 2 (refused), or NOT_MINE. */
+static int number_option(int c, const char *arg, struct trace_opts *o)
 {
-	char ext_err[PFT_ERRLEN];
-	struct opt_parser parser;
 	char *end;
 	long n;
-	int c;
 
-	memset(o, 0, sizeof(*o));
-	o->sample_every = 1;
-	o->duty_one_in = 1;
-	o->slice_s = PFT_DEFAULT_SLICE_MS / 1000.0;
-	o->event = "cycles";
-	o->sample_hz = 999;
-	o->key_limit = PFT_KEY_COUNTS_MAX;
-	record_cmdline(o, argc, argv);
-	opts_begin(&parser, trace_opt_specs, true);
-	while ((c = opts_next(&parser, argc, argv)) != -1) {
-		switch (c) {
-		case 'f':
-			if (o->nfunctions == PFT_MAX_TARGETS)
-				return bad("at most %d -f functions", PFT_MAX_TARGETS);
-			o->functions[o->nfunctions++] = optarg;
-			break;
-		case 'd':
-			if (pft_parse_seconds(NULL, "-d", optarg, 0, &o->duration_s))
-				return 2;
-			break;
-		case 'i':
-			/* shorter intervals would print nothing but their own cost */
-			if (pft_parse_seconds(NULL, "-i", optarg, PFT_MIN_INTERVAL_S, &o->interval_s))
-				return 2;
-			break;
-		case 'o':
-			if (!*optarg)
-				return bad("-o wants a file name");
-			if (output_extension_check(optarg, true, ext_err, sizeof(ext_err)))
-				return bad("%s", ext_err);
-			o->output_path = optarg;
-			break;
-		case OPT_FORMAT:
-			if (parse_format(optarg, &o->common.format))
-				return 2;
-			break;
-		case OPT_BTF:
-			o->common.btf_path = optarg;
-			break;
-		case OPT_DRY_RUN:
-			o->dry_run = true;
-			break;
-		case OPT_SAMPLE:
-			n = strtol(optarg, &end, 10);
-			/* past 10000 a 10-second trace would not hold one slice */
-			if (end == optarg || *end || n < 1 || n > 10000)
-				return bad("--sample wants a whole number from 1 to 10000, not '%s'", optarg);
-			o->duty_one_in = (unsigned int)n;
-			break;
-		case OPT_SAMPLE_CALLS:
-			n = strtol(optarg, &end, 10);
-			if (end == optarg || *end || n < 1 || n > 1000000)
-				return bad("--sample-calls wants a whole number from 1 to 1000000, not '%s'",
-					   optarg);
-			o->sample_every = (unsigned int)n;
-			break;
-		case OPT_SLICE:
-			n = strtol(optarg, &end, 10);
-			if (end == optarg || *end || n < PFT_MIN_SLICE_MS || n > PFT_MAX_SLICE_MS)
-				return bad("--slice wants milliseconds from %d to %d, not '%s'",
-					   PFT_MIN_SLICE_MS, PFT_MAX_SLICE_MS, optarg);
-			o->slice_s = (double)n / 1000;
-			o->slice_set = true;
-			break;
-		case OPT_MAX_OVERHEAD:
-			o->max_overhead_pct = strtod(optarg, &end);
-			if (end == optarg || *end || !isfinite(o->max_overhead_pct) ||
-			    o->max_overhead_pct <= 0 || o->max_overhead_pct > 100)
-				return bad("--max-overhead wants a percentage of one CPU "
-					   "(0 < PCT <= 100), not '%s'", optarg);
-			break;
-		case 'e':
-			o->event = optarg;
-			break;
-		case 'F':
-			n = strtol(optarg, &end, 10);
-			if (end == optarg || *end)
-				return bad("-F wants samples per second, not '%s'", optarg);
-			o->sample_hz = n;
-			break;
-		case OPT_NO_SAMPLES:
-			o->no_samples = true;
-			break;
-		case OPT_VMLINUX:
-			o->vmlinux = optarg;
-			break;
-		case OPT_SNAPSHOT:
-			o->snapshot = true;
-			break;
-		case OPT_LATENCY:
-			o->latency = true;
-			break;
-		case 'p':
-			n = strtol(optarg, &end, 10);
-			if (end == optarg || *end || n < 1 || n > 4194304)
-				return bad("-p wants a process id, not '%s'", optarg);
-			o->pid = n;
-			break;
-		case OPT_CGROUP:
-			if (!*optarg)
-				return bad("--cgroup wants a cgroup v2 directory");
-			o->cgroup = optarg;
-			break;
-		case OPT_ONLY_COMMAND:
-			o->only_command = true;
-			break;
-		case OPT_BY:
-			if (!strcmp(optarg, "comm"))
-				o->by = PFT_BY_COMM;
-			else if (!strcmp(optarg, "pid"))
-				o->by = PFT_BY_PID;
-			else if (!strcmp(optarg, "cgroup"))
-				o->by = PFT_BY_CGROUP;
-			else
-				return bad("--by wants comm, pid or cgroup, not '%s'", optarg);
-			break;
-		case OPT_KEYS:
-			n = strtol(optarg, &end, 10);
-			if (end == optarg || *end || n < 1 || n > 4194304)
-				return bad("--keys wants a whole number from 1 to 4194304, not '%s'", optarg);
-			o->key_limit = (unsigned int)n;
-			break;
-		case 'C':
-			if (knob_parse(NULL, trace_knob_specs, &o->knobs, optarg))
-				return 2;
-			break;
-		case 'v':
-			o->common.verbose = true;
-			break;
-		case 'q':
-			progress_quiet();
-			break;
-		case 'h':
-			print_usage(stdout);
-			return -1;
-		case 'V':
-			printf("pftrace %s\n", PFTRACE_VERSION_LONG);
-			return -1;
-		case ':':
-			return bad("option '%s' needs a value", pft_optname(argv));
-		default:
-			return bad("%s (see pftrace --help)", pft_unknown_option(trace_opt_specs, argv));
-		}
+	switch (c) {
+	case 'd':
+		return pft_parse_seconds(NULL, "-d", arg, 0, &o->duration_s);
+	case 'i':
+		/* shorter intervals would print nothing but their own cost */
+		return pft_parse_seconds(NULL, "-i", arg, PFT_MIN_INTERVAL_S, &o->interval_s);
+	case OPT_SAMPLE:
+		/* past 10000 a 10-second trace would not hold one slice */
+		if (pft_parse_whole(arg, 1, 10000, &n))
+			return bad("--sample wants a whole number from 1 to 10000, not '%s'", arg);
+		o->duty_one_in = (unsigned int)n;
+		return 0;
+	case OPT_SAMPLE_CALLS:
+		if (pft_parse_whole(arg, 1, 1000000, &n))
+			return bad("--sample-calls wants a whole number from 1 to 1000000, not '%s'", arg);
+		o->sample_every = (unsigned int)n;
+		return 0;
+	case OPT_SLICE:
+		if (pft_parse_whole(arg, PFT_MIN_SLICE_MS, PFT_MAX_SLICE_MS, &n))
+			return bad("--slice wants milliseconds from %d to %d, not '%s'",
+				   PFT_MIN_SLICE_MS, PFT_MAX_SLICE_MS, arg);
+		o->slice_s = (double)n / 1000;
+		o->slice_set = true;
+		return 0;
+	case OPT_MAX_OVERHEAD:
+		o->max_overhead_pct = strtod(arg, &end);
+		if (end == arg || *end || !isfinite(o->max_overhead_pct) ||
+		    o->max_overhead_pct <= 0 || o->max_overhead_pct > 100)
+			return bad("--max-overhead wants a percentage of one CPU "
+				   "(0 < PCT <= 100), not '%s'", arg);
+		return 0;
+	case 'F':
+		/* the range is the sampler's to check, against this machine's limit */
+		if (pft_parse_whole(arg, LONG_MIN, LONG_MAX, &o->sample_hz))
+			return bad("-F wants samples per second, not '%s'", arg);
+		return 0;
+	case 'p':
+		if (pft_parse_whole(arg, 1, 4194304, &o->pid))
+			return bad("-p wants a process id, not '%s'", arg);
+		return 0;
+	case OPT_KEYS:
+		if (pft_parse_whole(arg, 1, 4194304, &n))
+			return bad("--keys wants a whole number from 1 to 4194304, not '%s'", arg);
+		o->key_limit = (unsigned int)n;
+		return 0;
 	}
-	if (optind < argc) {
-		if (strcmp(argv[optind - 1], "--"))
-			return bad("unexpected argument '%s' (a command to run goes after --)",
-				   argv[optind]);
-		o->command = &argv[optind];
+	return NOT_MINE;
+}
+
+/* The options that name something (a function, a file, a word): 0, 2, or NOT_MINE. */
+static int word_option(int c, const char *arg, struct trace_opts *o)
+{
+	char ext_err[PFT_ERRLEN];
+
+	switch (c) {
+	case 'f':
+		if (o->nfunctions == PFT_MAX_TARGETS)
+			return bad("at most %d -f functions", PFT_MAX_TARGETS);
+		o->functions[o->nfunctions++] = arg;
+		return 0;
+	case 'o':
+		if (!*arg)
+			return bad("-o wants a file name");
+		if (output_extension_check(arg, true, ext_err, sizeof(ext_err)))
+			return bad("%s", ext_err);
+		o->output_path = arg;
+		return 0;
+	case OPT_FORMAT:
+		return parse_format(arg, &o->common.format) ? 2 : 0;
+	case OPT_BTF:
+		o->common.btf_path = arg;
+		return 0;
+	case 'e':
+		o->event = arg;
+		return 0;
+	case OPT_VMLINUX:
+		o->vmlinux = arg;
+		return 0;
+	case OPT_CGROUP:
+		if (!*arg)
+			return bad("--cgroup wants a cgroup v2 directory");
+		o->cgroup = arg;
+		return 0;
+	case OPT_BY:
+		return parse_by(arg, &o->by);
+	case 'C':
+		return knob_parse(NULL, trace_knob_specs, &o->knobs, arg) ? 2 : 0;
 	}
+	return NOT_MINE;
+}
+
+/* The flags: 0, -1 (help or version printed), or NOT_MINE. */
+static int flag_option(int c, struct trace_opts *o)
+{
+	switch (c) {
+	case OPT_DRY_RUN:
+		o->dry_run = true;
+		return 0;
+	case OPT_NO_SAMPLES:
+		o->no_samples = true;
+		return 0;
+	case OPT_SNAPSHOT:
+		o->snapshot = true;
+		return 0;
+	case OPT_LATENCY:
+		o->latency = true;
+		return 0;
+	case OPT_ONLY_COMMAND:
+		o->only_command = true;
+		return 0;
+	case 'v':
+		o->common.verbose = true;
+		return 0;
+	case 'q':
+		progress_quiet();
+		return 0;
+	case 'h':
+		print_usage(stdout);
+		return -1;
+	case 'V':
+		printf("pftrace %s\n", PFTRACE_VERSION_LONG);
+		return -1;
+	}
+	return NOT_MINE;
+}
+
+/* What no one option says alone: the combinations that cannot work. 0 or 2. */
+static int check_trace_opts(const struct trace_opts *o)
+{
 	if (!o->nfunctions)
 		return bad("no function to trace: give -f FUNC (pftrace list shows them)");
 	if (o->interval_s && o->duration_s && o->interval_s > o->duration_s)
@@ -367,6 +372,47 @@ int parse_trace_opts(int argc, char **argv, struct trace_opts *o)
 				o->common.format == FORMAT_PROMETHEUS))
 		return bad("-i reports intervals as text or json on stdout; for metrics give -o FILE.prom");
 	return 0;
+}
+
+static void trace_opts_defaults(struct trace_opts *o)
+{
+	memset(o, 0, sizeof(*o));
+	o->sample_every = 1;
+	o->duty_one_in = 1;
+	o->slice_s = PFT_DEFAULT_SLICE_MS / 1000.0;
+	o->event = "cycles";
+	o->sample_hz = 999;
+	o->key_limit = PFT_KEY_COUNTS_MAX;
+}
+
+int parse_trace_opts(int argc, char **argv, struct trace_opts *o)
+{
+	struct opt_parser parser;
+	int c, rc;
+
+	trace_opts_defaults(o);
+	record_cmdline(o, argc, argv);
+	opts_begin(&parser, trace_opt_specs, true);
+	while ((c = opts_next(&parser, argc, argv)) != -1) {
+		if (c == ':')
+			return bad("option '%s' needs a value", pft_optname(argv));
+		rc = number_option(c, optarg, o);
+		if (rc == NOT_MINE)
+			rc = word_option(c, optarg, o);
+		if (rc == NOT_MINE)
+			rc = flag_option(c, o);
+		if (rc == NOT_MINE)
+			return bad("%s (see pftrace --help)", pft_unknown_option(trace_opt_specs, argv));
+		if (rc)
+			return rc;
+	}
+	if (optind < argc) {
+		if (strcmp(argv[optind - 1], "--"))
+			return bad("unexpected argument '%s' (a command to run goes after --)",
+				   argv[optind]);
+		o->command = &argv[optind];
+	}
+	return check_trace_opts(o);
 }
 
 const struct opt_spec common_opt_specs[] = {
@@ -392,48 +438,6 @@ const struct cmd_spec snapshot_cmd = {
 	"COMMAND it traces first and counts the lookups by key (--snapshot).\n"
 	"It takes the trace command's options.",
 	trace_opt_specs,
-};
-
-const struct cmd_spec features_cmd = {
-	"features", "features [--format text|json] [--btf FILE] [-v]",
-	"What this kernel and this process offer pftrace: attach methods, BTF,\n"
-	"kallsyms, SELinux, PMU, capabilities; each line says why when no.",
-	common_opt_specs,
-};
-
-const struct cmd_spec list_cmd = {
-	"list", "list [--format text|json] [--btf FILE] [-v]",
-	"Every recipe (hash table) pftrace knows, the functions it answers to,\n"
-	"and whether and how each attaches on this kernel.",
-	common_opt_specs,
-};
-
-static const struct opt_spec help_only_specs[] = {
-	{ "help", 'h', NULL, "this text" },
-	{ 0 },
-};
-
-const struct opt_spec report_opt_specs[] = {
-	{ "format", OPT_FORMAT, "FORMAT", "text (default), json, openmetrics, prometheus, or csv:\n"
-					  "traced,histogram,nodes,count, one row per bucket" },
-	{ "help", 'h', NULL, "this text" },
-	{ 0 },
-};
-
-const struct cmd_spec report_cmd = {
-	"report", "report RUN.json [--format text|json|openmetrics|prometheus|csv]",
-	"The run as a 72-column block for a commit message, then, for each table\n"
-	"with a snapshot and counted lookups, whether another size or hash pays off.\n"
-	"The other formats give the run file's data for other tools.",
-	report_opt_specs,
-};
-
-const struct cmd_spec diff_cmd = {
-	"diff", "diff BEFORE.json AFTER.json",
-	"Compares two runs: chain-length histograms side by side, the changes in\n"
-	"rate, walks, hits and NULL prefetches, and a chi-square test of whether\n"
-	"the chain lengths differ.",
-	help_only_specs,
 };
 
 int parse_common_opts(int argc, char **argv, struct common_opts *o, const char *cmd)

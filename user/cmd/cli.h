@@ -34,6 +34,11 @@ const char *pft_unknown_option(const struct opt_spec *specs, char **argv);
  * reason" (WHO may be NULL) on stderr. Returns 2, the exit status.
  */
 int pft_refuse(const char *who, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/*
+ * The whole of S as a whole number in [MIN, MAX] into *OUT: 0, or -1 and
+ * the caller refuses, in its own words. Every numeric option's parser.
+ */
+int pft_parse_whole(const char *s, long min, long max, long *out);
 /* -d, -i: seconds in [min, PFT_MAX_SECONDS] into *out; else a refusal (2) */
 int pft_parse_seconds(const char *who, const char *opt, const char *s, double min, double *out);
 

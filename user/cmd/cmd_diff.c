@@ -243,3 +243,16 @@ int cmd_diff(int argc, char **argv)
 	runfile_free(&b);
 	return fflush(stdout) ? 1 : 0;
 }
+
+static const struct opt_spec help_only_specs[] = {
+	{ "help", 'h', NULL, "this text" },
+	{ 0 },
+};
+
+const struct cmd_spec diff_cmd = {
+	"diff", "diff BEFORE.json AFTER.json",
+	"Compares two runs: chain-length histograms side by side, the changes in\n"
+	"rate, walks, hits and NULL prefetches, and a chi-square test of whether\n"
+	"the chain lengths differ.",
+	help_only_specs,
+};

@@ -5,8 +5,8 @@
 
 #include "caps.h"
 #include "cli.h"
+#include "commands.h"
 #include "feature_probe.h"
-#include "cmd_features.h"
 #include "output.h"
 
 int cmd_features(int argc, char **argv)
@@ -63,3 +63,10 @@ int cmd_features(int argc, char **argv)
 	kernel_facts_free(&kf);
 	return rc;
 }
+
+const struct cmd_spec features_cmd = {
+	"features", "features [--format text|json] [--btf FILE] [-v]",
+	"What this kernel and this process offer pftrace: attach methods, BTF,\n"
+	"kallsyms, SELinux, PMU, capabilities; each line says why when no.",
+	common_opt_specs,
+};

@@ -131,7 +131,43 @@ overflow:
 	return -1;
 }
 
-/* Is run R's target list, sampling, duty cycle and filter the first run's? */
+/* Whether B's target and FIRST's add up: the same function, sampled alike, with walks that are data. */
+static int check_target(const struct target_report *a, const struct target_report *b, int t,
+			const char *name, const char *first, char *err, size_t errlen)
+{
+	char w1[160], w2[160];
+
+	if (strcmp(a->traced, b->traced)) {
+		snprintf(err, errlen, "%s: target %d is %s, %s traced %s; merge wants "
+			 "the same targets", name, t + 1, b->traced, first, a->traced);
+		return -1;
+	}
+	if (a->sample_every != b->sample_every) {
+		snprintf(err, errlen, "%s: %s sampled 1 in %u, %s 1 in %u; sampled counts "
+			 "do not add", name, b->traced, b->sample_every, first, a->sample_every);
+		return -1;
+	}
+	/* slices pftrace chose differ run by run, as the costs did */
+	if (a->duty.one_in != b->duty.one_in || a->duty.slice_chosen != b->duty.slice_chosen ||
+	    a->duty.stays_attached != b->duty.stays_attached ||
+	    (!a->duty.slice_chosen && a->duty.slice_ms != b->duty.slice_ms)) {
+		snprintf(err, errlen, "%s: %s attached 1 slice %s in %u%s, %s 1 %s in %u%s "
+			 "(--sample); merge wants the same duty cycle", name, b->traced,
+			 duty_words(&b->duty, w1, sizeof(w1)), b->duty.one_in ? b->duty.one_in : 1,
+			 b->duty.stays_attached ? ", staying attached" : "", first,
+			 duty_words(&a->duty, w2, sizeof(w2)), a->duty.one_in ? a->duty.one_in : 1,
+			 a->duty.stays_attached ? ", staying attached" : "");
+		return -1;
+	}
+	if (!b->sum.self_check_ok) {
+		snprintf(err, errlen, "%s: %s failed its self-check; its walks are not data",
+			 name, b->traced);
+		return -1;
+	}
+	return 0;
+}
+
+/* Whether run R adds up with the first: the same targets, of the same tasks. */
 static int merge_check(const struct merge *mg, const struct run_report *r, const char *name,
 		       char *err, size_t errlen)
 {
@@ -144,38 +180,10 @@ static int merge_check(const struct merge *mg, const struct run_report *r, const
 			 name, r->ntargets, mg->first_name, first->ntargets);
 		return -1;
 	}
-	for (t = 0; t < r->ntargets; t++) {
-		const struct target_report *a = &first->targets[t], *b = &r->targets[t];
-
-		if (strcmp(a->traced, b->traced)) {
-			snprintf(err, errlen, "%s: target %d is %s, %s traced %s; merge wants "
-				 "the same targets", name, t + 1, b->traced, mg->first_name, a->traced);
+	for (t = 0; t < r->ntargets; t++)
+		if (check_target(&first->targets[t], &r->targets[t], t, name, mg->first_name,
+				 err, errlen))
 			return -1;
-		}
-		if (a->sample_every != b->sample_every) {
-			snprintf(err, errlen, "%s: %s sampled 1 in %u, %s 1 in %u; sampled counts "
-				 "do not add", name, b->traced, b->sample_every, mg->first_name,
-				 a->sample_every);
-			return -1;
-		}
-		/* slices pftrace chose differ run by run, as the costs did */
-		if (a->duty.one_in != b->duty.one_in || a->duty.slice_chosen != b->duty.slice_chosen ||
-		    a->duty.stays_attached != b->duty.stays_attached ||
-		    (!a->duty.slice_chosen && a->duty.slice_ms != b->duty.slice_ms)) {
-			snprintf(err, errlen, "%s: %s attached 1 slice %s in %u%s, %s 1 %s in %u%s "
-				 "(--sample); merge wants the same duty cycle", name, b->traced,
-				 duty_words(&b->duty, w1, sizeof(w1)), b->duty.one_in ? b->duty.one_in : 1,
-				 b->duty.stays_attached ? ", staying attached" : "", mg->first_name,
-				 duty_words(&a->duty, w2, sizeof(w2)), a->duty.one_in ? a->duty.one_in : 1,
-				 a->duty.stays_attached ? ", staying attached" : "");
-			return -1;
-		}
-		if (!b->sum.self_check_ok) {
-			snprintf(err, errlen, "%s: %s failed its self-check; its walks are not data",
-				 name, b->traced);
-			return -1;
-		}
-	}
 	if (!same_filter(r->filter, first->filter)) {
 		snprintf(err, errlen, "%s counted %s, %s %s; merge wants runs of the same tasks",
 			 name, filter_words(r->filter, w1, sizeof(w1)), mg->first_name,

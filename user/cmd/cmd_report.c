@@ -1,18 +1,38 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * `pftrace report RUN.json`: the run as text for a commit message
- * (report_commit.c), then, for each table with a snapshot and counted
+ * (render/report_commit.c), then, for each table with a snapshot and counted
  * lookups, whether a bigger table or another hash would pay off here
  * (whatif's verdicts).
  */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "cli.h"
 #include "commands.h"
+#include "fileio.h"
+#include "hash_cost.h"
 #include "runfile.h"
-#include "runtools.h"
-#include "whatif.h"
+#include "report_commit.h"
+#include "whatif_render.h"
+
+enum { OPT_FORMAT = 256 };
+
+const struct opt_spec report_opt_specs[] = {
+	{ "format", OPT_FORMAT, "FORMAT", "text (default), json, openmetrics, prometheus, or csv:\n"
+					  "traced,histogram,nodes,count, one row per bucket" },
+	{ "help", 'h', NULL, "this text" },
+	{ 0 },
+};
+
+const struct cmd_spec report_cmd = {
+	"report", "report RUN.json [--format text|json|openmetrics|prometheus|csv]",
+	"The run as a 72-column block for a commit message, then, for each table\n"
+	"with a snapshot and counted lookups, whether another size or hash pays off.\n"
+	"The other formats give the run file's data for other tools.",
+	report_opt_specs,
+};
 
 /*
  * One CSV field (RFC 4180): quoted, its quotes doubled, when it holds a
@@ -64,6 +84,23 @@ static void report_csv(FILE *f, const struct run_report *r)
 					(unsigned long long)t->stats.hit_pos_hist[v]);
 			}
 	}
+}
+
+/*
+ * Each table with a snapshot and counted lookups, its own layout against
+ * each other hash and a table twice the size: whether one pays off here.
+ */
+static void report_verdicts(FILE *f, const struct run_report *r)
+{
+	struct whatif_table *w = malloc(sizeof(*w));
+	int i;
+
+	for (i = 0; w && i < r->ntargets; i++) {
+		if (!whatif_weigh_report(w, &r->targets[i], hash_costs_here()))
+			whatif_print_report(f, w);
+		whatif_table_free(w);
+	}
+	free(w);
 }
 
 int cmd_report(int argc, char **argv)

@@ -9,15 +9,9 @@
 #include <string.h>
 
 #include "cli.h"
-#include "cmd_features.h"
 #include "commands.h"
-#include "list.h"
-#include "replay.h"
-#include "runtools.h"
-#include "sites.h"
 #include "suggest.h"
 #include "targets.h"
-#include "whatif.h"
 
 const struct command commands[] = {
 	{ &trace_cmd, NULL },

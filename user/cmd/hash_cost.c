@@ -3,6 +3,7 @@
 #include <time.h>
 
 #include "hash_cost.h"
+#include "progress.h"
 
 #define KEYS 4096
 #define CALLS 400000
@@ -28,7 +29,7 @@ static void fill_keys(struct snap_key *k)
 	}
 }
 
-struct estimate hash_cost(enum table_hash h, unsigned int bits)
+struct estimate hash_cost(const struct table_hash *h, unsigned int bits)
 {
 	static struct snap_key keys[KEYS];
 	double t[HASH_COST_PASSES], start;
@@ -41,7 +42,7 @@ struct estimate hash_cost(enum table_hash h, unsigned int bits)
 		acc = 0;
 		start = now_ns();
 		for (i = 0; i < CALLS; i++)
-			acc += table_bucket(h, bits, &keys[i & (KEYS - 1)]);
+			acc += h->bucket(bits, &keys[i & (KEYS - 1)]);
 		t[p] = (now_ns() - start) / CALLS;
 		sink += acc;
 	}
@@ -83,4 +84,21 @@ struct estimate walk_node_cost(void)
 	}
 	free(nodes);
 	return estimate(t, HASH_COST_PASSES);
+}
+
+/* a big table takes seconds a layout: which one, on a terminal */
+static void say_layout(const struct whatif_table *w, const struct table_hash *h, unsigned int bits)
+{
+	progress("what if %s: layout %d of %d (%s, 2^%u buckets)", w->t->traced, w->nlayouts + 1,
+		 w->planned, h->name, bits);
+}
+
+struct whatif_costs *hash_costs_here(void)
+{
+	static struct whatif_costs here = {
+		.time_hash = hash_cost, .time_node = walk_node_cost,
+		.laying_out = say_layout, .laid_out = progress_done,
+	};
+
+	return &here;
 }

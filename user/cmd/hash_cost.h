@@ -10,12 +10,15 @@
 #include <stdbool.h>
 #include "stats.h"
 #include "table.h"
+#include "whatif.h"
 
 #define HASH_COST_PASSES 21
 
-/* ns per call of H's bucket function (table_bucket, 2^bits buckets) */
-struct estimate hash_cost(enum table_hash h, unsigned int bits);
+/* ns per call of H's bucket function (2^bits buckets) */
+struct estimate hash_cost(const struct table_hash *h, unsigned int bits);
 /* ns per node of a pointer chase through warm 64-byte nodes */
 struct estimate walk_node_cost(void);
+/* The two as whatif's timers, with what they timed so far in this process. */
+struct whatif_costs *hash_costs_here(void);
 
 #endif

@@ -34,15 +34,21 @@ _Static_assert(KNOB_ATTACH_KPROBE == 2 && KNOB_WALK_OFF == 2 && KNOB_LOADS_PROBE
 	       KNOB_ADDS_ATOMIC == 2 && KNOB_AVC_HASH_MURMUR3 == 2,
 	       "a knob's enum is its values' index + 1");
 
+/* K's I-th value, NULL past the last */
+static const char *knob_value(const struct knob_spec *k, int i)
+{
+	return k->values ? k->values[i] : k->value_at(i);
+}
+
 /* "a|b|c" into BUF */
-static const char *joined(const char *const *values, const char *sep, char *buf, size_t len)
+static const char *joined(const struct knob_spec *k, const char *sep, char *buf, size_t len)
 {
 	size_t used = 0;
 	int i;
 
 	buf[0] = '\0';
-	for (i = 0; values[i] && used < len; i++)
-		used += (size_t)snprintf(buf + used, len - used, "%s%s", i ? sep : "", values[i]);
+	for (i = 0; knob_value(k, i) && used < len; i++)
+		used += (size_t)snprintf(buf + used, len - used, "%s%s", i ? sep : "", knob_value(k, i));
 	return buf;
 }
 
@@ -67,13 +73,13 @@ int knob_parse(const char *who, const struct knob_spec *table, void *knobs, cons
 	if (!k)
 		return pft_refuse(who, "-C: unknown knob '%.*s' (pftrace %s%s--help lists them)",
 				  (int)(eq - kv), kv, who ? who : "", who ? " " : "");
-	for (i = 0; k->values[i]; i++)
-		if (!strcmp(k->values[i], eq + 1)) {
+	for (i = 0; knob_value(k, i); i++)
+		if (!strcmp(knob_value(k, i), eq + 1)) {
 			*(int *)((char *)knobs + k->offset) = i + 1;
 			return 0;
 		}
 	return pft_refuse(who, "-C %s: unknown value '%s' (it takes %s)", k->key, eq + 1,
-			  joined(k->values, ", ", list, sizeof(list)));
+			  joined(k, ", ", list, sizeof(list)));
 }
 
 void knobs_print_help(FILE *f, const struct knob_spec *table)
@@ -84,7 +90,7 @@ void knobs_print_help(FILE *f, const struct knob_spec *table)
 	for (; table->key; table++) {
 		if (!table->help)
 			continue;
-		snprintf(kv, sizeof(kv), "%s=%s", table->key, joined(table->values, "|", values, sizeof(values)));
+		snprintf(kv, sizeof(kv), "%s=%s", table->key, joined(table, "|", values, sizeof(values)));
 		fprintf(f, "  %-26s %s\n", kv, table->help);
 	}
 }

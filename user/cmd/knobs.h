@@ -2,8 +2,9 @@
 /*
  * -C KEY=VALUE, retsnoop's cfg_specs in small: a table row per knob gives
  * its name, the values it takes, the typed field it sets and its help
- * line. Every knob today takes one of a few words; the value stored is
- * the word's index + 1, so that a zeroed field means "not given".
+ * line. Every knob takes one of a few words, listed in the row or by a
+ * registry; the value stored is the word's index + 1, so that a zeroed
+ * field means "not given".
  */
 #ifndef PFT_KNOBS_H
 #define PFT_KNOBS_H
@@ -18,6 +19,8 @@ struct knob_spec {
 	const char *const *values;  /* NULL-terminated */
 	size_t offset;              /* of its int-sized field in the knobs struct */
 	const char *help;           /* NULL: a debug knob, left out of --help */
+	/* with no values: the I-th value, NULL past the last (a registry's names) */
+	const char *(*value_at)(int i);
 };
 
 /*

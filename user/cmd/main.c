@@ -2,10 +2,8 @@
 /*
  * pftrace: measure hash-chain walks in the running kernel.
  *
- *   pftrace -f FUNC ...      trace (user/trace/session.c)
- *   pftrace features         what this kernel offers (user/cmd/cmd_features.c)
- *   pftrace list             recipes and how each attaches (user/cmd/list.c)
- *   pftrace report|diff|merge   run files (user/cmd_*.c)
+ *   pftrace -f FUNC ...      trace (user/cmd/cli.c, user/trace/session.c)
+ *   pftrace COMMAND ...      the others (user/cmd/cmd_COMMAND.c, by commands.c's table)
  */
 #include <malloc.h>
 #include <stdio.h>

@@ -33,6 +33,4 @@ unsigned long replay_walk_none(struct replay_bucket *, const struct replay_looku
 unsigned long replay_walk_every_node(struct replay_bucket *, const struct replay_lookup *, size_t);
 unsigned long replay_walk_nonnull_only(struct replay_bucket *, const struct replay_lookup *, size_t);
 
-int cmd_replay(int argc, char **argv);
-
 #endif

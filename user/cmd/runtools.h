@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0 */
-/* Subcommands that work on run files, not on the kernel. */
+/* What diff and merge do to run files, for the tests. */
 #ifndef PFT_RUNTOOLS_H
 #define PFT_RUNTOOLS_H
 
@@ -7,12 +7,6 @@
 #include "fileio.h"   /* PFT_ERRLEN */
 #include "report.h"
 
-int cmd_report(int argc, char **argv);
-int cmd_diff(int argc, char **argv);
-int cmd_merge(int argc, char **argv);
-
-/* the block cmd_report prints, for tests */
-void report_commit_text(FILE *f, const struct run_report *r);
 /* the comparison cmd_diff prints; returns how many targets differ significantly */
 int diff_runs(FILE *f, const struct run_report *a, const struct run_report *b,
 	      const char *name_a, const char *name_b);

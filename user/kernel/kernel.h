@@ -37,7 +37,7 @@ int kernel_facts_load(struct kernel_facts *kf, const char *btf_path,
 void kernel_facts_free(struct kernel_facts *kf);
 /*
  * Whether the kernel can take the direct-load build of a recipe (fexit
- * only; bpf/walk.bpf.h): it has bpf_rdonly_cast() (6.2+), and its struct
+ * only; bpf/kread.bpf.h): it has bpf_rdonly_cast() (6.2+), and its struct
  * cpumask, the view the loads go through from an entry's start, reaches
  * PFT_WINDOW_BYTES (NR_CPUS of 2048 and more). Else probe reads.
  */

@@ -11,7 +11,6 @@
 
 #include "stats.h"
 #include "table.h"
-#include "khash.h"
 
 int table_shape_from_chains(struct table_shape *s, const __u32 *chain, __u64 buckets)
 {
@@ -106,98 +105,6 @@ void uniform_expectation(const struct table_shape *s, struct uniform_expect *u)
 	u->dispersion = d / mean;
 	u->df = s->buckets - 1 > (__u64)0x7fffffff ? 0x7fffffff : (int)(s->buckets - 1);
 	u->p_value = chi_square_p(u->dispersion, u->df);
-}
-
-static const char *const hash_names[] = {
-	[TABLE_HASH_NONE] = "none",
-	[TABLE_HASH_XOR] = "xor",
-	[TABLE_HASH_MURMUR3] = "murmur3",
-	[TABLE_HASH_JHASH] = "jhash",
-	[TABLE_HASH_D_HASH] = "d_hash",
-	[TABLE_HASH_INODE] = "inode_hash",
-	[TABLE_HASH_M_HASH] = "m_hash",
-	[TABLE_HASH_EHASH] = "ehash",
-};
-
-enum table_hash table_hash_named(const char *name)
-{
-	size_t i;
-
-	for (i = 1; name && i < sizeof(hash_names) / sizeof(hash_names[0]); i++)
-		if (!strcmp(name, hash_names[i]))
-			return (enum table_hash)i;
-	return TABLE_HASH_NONE;
-}
-
-const char *table_hash_name(enum table_hash h)
-{
-	return (size_t)h < sizeof(hash_names) / sizeof(hash_names[0]) ? hash_names[h] : "none";
-}
-
-static bool is_avc_hash(enum table_hash h)
-{
-	return h == TABLE_HASH_XOR || h == TABLE_HASH_MURMUR3 || h == TABLE_HASH_JHASH;
-}
-
-bool table_hash_compatible(enum table_hash kernel, enum table_hash alt)
-{
-	if (kernel == TABLE_HASH_NONE || alt == TABLE_HASH_NONE)
-		return false;
-	return kernel == alt || (is_avc_hash(kernel) && is_avc_hash(alt));
-}
-
-/* security/selinux/avc.c avc_hash(), up to 6.18 (before the mask) */
-__u32 avc_hash_xor(__u32 ssid, __u32 tsid, __u16 tclass)
-{
-	return av_hash_xor(ssid, tsid, tclass);
-}
-
-/* security/selinux/include/hash.h av_hash(), 6.19+ (before the mask) */
-__u32 avc_hash_murmur3(__u32 ssid, __u32 tsid, __u16 tclass)
-{
-	return av_hash_murmur3(ssid, tsid, tclass);
-}
-
-/* include/linux/jhash.h jhash_3words(ssid, tsid, tclass, 0) */
-__u32 avc_hash_jhash(__u32 ssid, __u32 tsid, __u16 tclass)
-{
-	return jhash_3words(ssid, tsid, tclass, 0);
-}
-
-#define GOLDEN_RATIO_64 0x61C8864680B583EBULL   /* include/linux/hash.h */
-#define L1_CACHE_BYTES 64                         /* x86-64 */
-
-__u64 table_bucket(enum table_hash h, unsigned int bits, const struct snap_key *k)
-{
-	__u64 mask = (1ULL << bits) - 1, tmp;
-	__u32 ssid = (__u32)k->k0, tsid = (__u32)(k->k0 >> 32);
-	__u16 tclass = (__u16)k->k1;
-
-	switch (h) {
-	case TABLE_HASH_XOR:
-		return avc_hash_xor(ssid, tsid, tclass) & mask;
-	case TABLE_HASH_MURMUR3:
-		return avc_hash_murmur3(ssid, tsid, tclass) & mask;
-	case TABLE_HASH_JHASH:
-		return avc_hash_jhash(ssid, tsid, tclass) & mask;
-	case TABLE_HASH_D_HASH:
-		/* fs/dcache.c d_hash(): hash >> d_hash_shift, shift = 32 - bits */
-		return bits ? (__u32)k->k0 >> (32 - bits) : 0;
-	case TABLE_HASH_INODE:
-		/* fs/inode.c hash(sb, hashval), i_hash_shift = bits */
-		tmp = (k->k1 * k->k0) ^ (GOLDEN_RATIO_64 + k->k1) / L1_CACHE_BYTES;
-		tmp = tmp ^ ((tmp ^ GOLDEN_RATIO_64) >> bits);
-		return tmp & mask;
-	case TABLE_HASH_M_HASH:
-		/* fs/namespace.c m_hash(mnt, dentry), m_hash_shift = bits */
-		tmp = k->k0 / L1_CACHE_BYTES + k->k1 / L1_CACHE_BYTES;
-		tmp = tmp + (tmp >> bits);
-		return tmp & mask;
-	case TABLE_HASH_EHASH:
-		return k->k0 & mask;
-	default:
-		return 0;
-	}
 }
 
 static int key_cmp(const void *a, const void *b)
@@ -313,21 +220,18 @@ static __u64 redrawn_address(__u64 addr, __u64 seed)
  * function; anything else, the dcache's salted name hashes, TCP's
  * secret-keyed hash and the AVC's keys, a uniformly random bucket.
  */
-static __u64 redrawn_bucket(enum table_hash h, unsigned int bits, const struct snap_key *k,
-			    __u64 seed)
+static __u64 redrawn_bucket(const struct table_hash *h, unsigned int bits,
+			    const struct snap_key *k, __u64 seed)
 {
 	struct snap_key r = *k;
 
-	if (h == TABLE_HASH_INODE) {
+	if (!h->keys->addresses)
+		return key_draw(k, seed) & ((1ULL << bits) - 1);
+	if (h->keys->addresses & TABLE_KEY_K0)
 		r.k0 = redrawn_address(k->k0, seed);
-		return table_bucket(h, bits, &r);
-	}
-	if (h == TABLE_HASH_M_HASH) {
-		r.k0 = redrawn_address(k->k0, seed);
+	if (h->keys->addresses & TABLE_KEY_K1)
 		r.k1 = redrawn_address(k->k1, seed);
-		return table_bucket(h, bits, &r);
-	}
-	return key_draw(k, seed) & ((1ULL << bits) - 1);
+	return h->bucket(bits, &r);
 }
 
 /*
@@ -361,13 +265,13 @@ static int redrawn_walks(struct layout_prediction *p, const struct snap_key *key
 	int layouts = work * PFT_REDRAWN_LAYOUTS > 2e8 ? (int)fmax(40, 2e8 / work) :
 			PFT_REDRAWN_LAYOUTS;
 	/* the dcache and TCP: a uniformly random bucket, the key's draw itself */
-	bool uniform = p->hash != TABLE_HASH_INODE && p->hash != TABLE_HASH_M_HASH;
+	bool uniform = !p->hash->keys->addresses;
 	__u32 *chain;
 	int r;
 
 	p->redrawn_walk = -1;
 	/* the AVC's keys (SIDs) are the same on every boot: nothing to draw anew */
-	if (p->hash == TABLE_HASH_XOR || p->hash == TABLE_HASH_MURMUR3 || p->hash == TABLE_HASH_JHASH)
+	if (p->hash->keys->same_every_boot)
 		return 0;
 	chain = calloc(m, sizeof(*chain));
 	if (!chain)
@@ -413,7 +317,7 @@ static int redrawn_walks(struct layout_prediction *p, const struct snap_key *key
 	return 0;
 }
 
-int predict_layout(struct layout_prediction *p, enum table_hash hash, unsigned int bits,
+int predict_layout(struct layout_prediction *p, const struct table_hash *hash, unsigned int bits,
 		   const struct snap_key *keys, __u64 nkeys,
 		   const struct key_count *counts, __u64 ncounts, bool redraw)
 {
@@ -427,13 +331,13 @@ int predict_layout(struct layout_prediction *p, enum table_hash hash, unsigned i
 	p->hash = hash;
 	p->bits = bits;
 	p->mean_walk_in_order = -1;
-	if (bits < 1 || bits > PFT_TABLE_MAX_BITS || hash == TABLE_HASH_NONE)
+	if (bits < 1 || bits > PFT_TABLE_MAX_BITS || !hash)
 		return -EINVAL;
 	chain = calloc(buckets, sizeof(*chain));
 	if (!chain)
 		return -ENOMEM;
 	for (i = 0; i < nkeys; i++)
-		chain[table_bucket(hash, bits, &keys[i])]++;
+		chain[hash->bucket(bits, &keys[i])]++;
 	rc = table_shape_from_chains(&p->shape, chain, buckets);
 	if (!rc && ncounts) {
 		sorted = malloc(nkeys * sizeof(*sorted) + 1);
@@ -446,7 +350,7 @@ int predict_layout(struct layout_prediction *p, enum table_hash hash, unsigned i
 		qsort(sorted, nkeys, sizeof(*sorted), key_cmp);
 		for (i = 0; i < ncounts; i++) {
 			pc[i].c = &counts[i];
-			pc[i].bucket = table_bucket(hash, bits, &counts[i].key);
+			pc[i].bucket = hash->bucket(bits, &counts[i].key);
 			pc[i].present = bsearch(&counts[i].key, sorted, nkeys, sizeof(*sorted),
 						key_cmp) != NULL;
 		}
@@ -475,7 +379,7 @@ static int placed_key_cmp(const void *a, const void *b)
 	return key_cmp(&((const struct placed_key *)a)->key, &((const struct placed_key *)b)->key);
 }
 
-int predict_own_layout(struct layout_prediction *p, enum table_hash hash, unsigned int bits,
+int predict_own_layout(struct layout_prediction *p, const struct table_hash *hash, unsigned int bits,
 		       const struct snap_key *keys, __u64 nkeys,
 		       const struct key_count *counts, __u64 ncounts, bool redraw)
 {
@@ -495,14 +399,14 @@ int predict_own_layout(struct layout_prediction *p, enum table_hash hash, unsign
 	}
 	for (i = 0; i < nkeys; i++) {
 		pk[i].key = keys[i];
-		pk[i].bucket = table_bucket(hash, bits, &keys[i]);
+		pk[i].bucket = hash->bucket(bits, &keys[i]);
 		pk[i].pos = ++seen[pk[i].bucket];
 	}
 	qsort(pk, nkeys, sizeof(*pk), placed_key_cmp);
 	for (i = 0; i < ncounts; i++) {
 		probe.key = counts[i].key;
 		found = bsearch(&probe, pk, nkeys, sizeof(*pk), placed_key_cmp);
-		len = seen[table_bucket(hash, bits, &counts[i].key)];
+		len = seen[hash->bucket(bits, &counts[i].key)];
 		if (found) {
 			nodes += (double)counts[i].hits * (double)found->pos +
 				 (double)counts[i].misses * (double)(len - found->pos);
@@ -533,28 +437,13 @@ void table_snapshot_free(struct table_snapshot *s)
 	s->counts = NULL;
 }
 
-void table_key_bytes(enum table_hash h, unsigned int *k0, unsigned int *k1)
+void table_key_bytes(const struct table_hash *h, unsigned int *k0, unsigned int *k1)
 {
-	switch (h) {
-	case TABLE_HASH_XOR:
-	case TABLE_HASH_MURMUR3:
-	case TABLE_HASH_JHASH:
-		*k0 = 8, *k1 = 2;
-		break;
-	case TABLE_HASH_D_HASH:
-	case TABLE_HASH_EHASH:
-		*k0 = 4, *k1 = 0;
-		break;
-	case TABLE_HASH_INODE:
-	case TABLE_HASH_M_HASH:
-		*k0 = 8, *k1 = 8;
-		break;
-	default:
-		*k0 = *k1 = 0;
-	}
+	*k0 = h ? h->keys->k0_bytes : 0;
+	*k1 = h ? h->keys->k1_bytes : 0;
 }
 
-bool keys_fit_runfile(enum table_hash h, __u64 n, __u64 ncounts)
+bool keys_fit_runfile(const struct table_hash *h, __u64 n, __u64 ncounts)
 {
 	unsigned int b0, b1;
 
@@ -608,7 +497,7 @@ static long long decode_records(const char *text, size_t rec, unsigned char **ra
 	return (long long)((size_t)len / rec);
 }
 
-char *keys_encode(enum table_hash h, const struct snap_key *keys, __u64 n)
+char *keys_encode(const struct table_hash *h, const struct snap_key *keys, __u64 n)
 {
 	unsigned int b0, b1;
 	unsigned char *raw, *p;
@@ -626,7 +515,7 @@ char *keys_encode(enum table_hash h, const struct snap_key *keys, __u64 n)
 	return text;
 }
 
-long long keys_decode(enum table_hash h, const char *text, struct snap_key **out)
+long long keys_decode(const struct table_hash *h, const char *text, struct snap_key **out)
 {
 	unsigned int b0, b1;
 	const unsigned char *p;
@@ -648,7 +537,7 @@ long long keys_decode(enum table_hash h, const char *text, struct snap_key **out
 	return n;
 }
 
-char *key_counts_encode(enum table_hash h, const struct key_count *c, __u64 n)
+char *key_counts_encode(const struct table_hash *h, const struct key_count *c, __u64 n)
 {
 	unsigned int b0, b1;
 	unsigned char *raw, *p;
@@ -668,7 +557,7 @@ char *key_counts_encode(enum table_hash h, const struct key_count *c, __u64 n)
 	return text;
 }
 
-long long key_counts_decode(enum table_hash h, const char *text, struct key_count **out)
+long long key_counts_decode(const struct table_hash *h, const char *text, struct key_count **out)
 {
 	unsigned int b0, b1;
 	const unsigned char *p;

@@ -2,9 +2,9 @@
 /*
  * A hash table as a whole: its shape (how many buckets hold how many
  * entries), what ideal uniform hashing would give for the same entries
- * and buckets, and the kernel's bucket functions, so that the keys of a
- * snapshot can be laid out again in a table of another size or under
- * another hash (pftrace whatif). Pure functions, tested without BPF.
+ * and buckets, and the keys of a snapshot laid out again in a table of
+ * another size or under another of the kernel's bucket functions
+ * (table_hash.h; pftrace whatif). Pure functions, tested without BPF.
  */
 #ifndef PFT_TABLE_H
 #define PFT_TABLE_H
@@ -13,6 +13,7 @@
 #include <stddef.h>
 #include <linux/types.h>
 #include "pftrace.h"   /* struct snap_key */
+#include "table_hash.h"
 
 /* Largest table whatif lays out: 2^24 buckets, 64 MiB of counts. */
 #define PFT_TABLE_MAX_BITS 24
@@ -40,32 +41,6 @@ void table_shape_free(struct table_shape *s);
 bool table_shape_equal(const struct table_shape *a, const struct table_shape *b);
 void uniform_expectation(const struct table_shape *observed, struct uniform_expect *u);
 
-/*
- * The kernel's bucket functions, by the names run files use. Keys are
- * what bpf/NAME.bpf.c's snap_key_of() records (see key_layout).
- *   xor, murmur3, jhash   AVC (ssid, tsid, tclass): <= 6.18, 6.19+, and
- *                         jhash_3words(ssid, tsid, tclass, 0) as a third choice
- *   d_hash                dcache: the name hash's top bits
- *   inode_hash            fs/inode.c hash(sb, ino)
- *   m_hash                fs/namespace.c m_hash(mnt, dentry)
- *   ehash                 the full inet_ehashfn() value & mask
- */
-enum table_hash {
-	TABLE_HASH_NONE = 0,
-	TABLE_HASH_XOR, TABLE_HASH_MURMUR3, TABLE_HASH_JHASH,
-	TABLE_HASH_D_HASH, TABLE_HASH_INODE, TABLE_HASH_M_HASH, TABLE_HASH_EHASH,
-};
-enum table_hash table_hash_named(const char *name);
-const char *table_hash_name(enum table_hash h);
-/* The hashes a table keyed like H can be laid out under (AVC: three; others: its own). */
-bool table_hash_compatible(enum table_hash kernel, enum table_hash alt);
-/* The bucket of K in a table of 2^bits buckets. */
-__u64 table_bucket(enum table_hash h, unsigned int bits, const struct snap_key *k);
-/* The AVC's three bucket functions, also timed by replay */
-__u32 avc_hash_xor(__u32 ssid, __u32 tsid, __u16 tclass);
-__u32 avc_hash_murmur3(__u32 ssid, __u32 tsid, __u16 tclass);
-__u32 avc_hash_jhash(__u32 ssid, __u32 tsid, __u16 tclass);
-
 /* How often one key was looked up while tracing, by the kernel's verdict. */
 struct key_count {
 	struct snap_key key;
@@ -74,7 +49,7 @@ struct key_count {
 };
 
 struct layout_prediction {
-	enum table_hash hash;
+	const struct table_hash *hash;
 	unsigned int bits;
 	struct table_shape shape;
 	/*
@@ -119,11 +94,11 @@ struct layout_prediction {
  * far the most of the cost (hundreds of layouts; -1 without). 0, -EINVAL
  * (bits out of range) or -ENOMEM.
  */
-int predict_layout(struct layout_prediction *p, enum table_hash hash, unsigned int bits,
+int predict_layout(struct layout_prediction *p, const struct table_hash *hash, unsigned int bits,
 		   const struct snap_key *keys, __u64 nkeys,
 		   const struct key_count *counts, __u64 ncounts, bool redraw);
 /* The same for the snapshot's own layout, KEYS in its chain order: also mean_walk_in_order. */
-int predict_own_layout(struct layout_prediction *p, enum table_hash hash, unsigned int bits,
+int predict_own_layout(struct layout_prediction *p, const struct table_hash *hash, unsigned int bits,
 		       const struct snap_key *keys, __u64 nkeys,
 		       const struct key_count *counts, __u64 ncounts, bool redraw);
 void layout_prediction_free(struct layout_prediction *p);
@@ -134,7 +109,7 @@ void layout_prediction_free(struct layout_prediction *p);
  * key was looked up.
  */
 struct table_snapshot {
-	const char *hash;            /* the kernel's bucket function, table_hash_name() */
+	const struct table_hash *hash;  /* the kernel's bucket function */
 	unsigned int bits;           /* log2 of the buckets */
 	const char *key_layout;      /* what k0 and k1 hold */
 	struct table_shape shape;
@@ -162,12 +137,12 @@ void table_snapshot_free(struct table_snapshot *s);
  * NULL; decoders the record count, or -1 when the text is not a whole
  * number of valid records.
  */
-void table_key_bytes(enum table_hash h, unsigned int *k0, unsigned int *k1);
+void table_key_bytes(const struct table_hash *h, unsigned int *k0, unsigned int *k1);
 /* Whether N keys and NCOUNTS counted lookups, base64, fit 12 MB (a run file is at most 16). */
-bool keys_fit_runfile(enum table_hash h, __u64 n, __u64 ncounts);
-char *keys_encode(enum table_hash h, const struct snap_key *keys, __u64 n);
-long long keys_decode(enum table_hash h, const char *text, struct snap_key **out);
-char *key_counts_encode(enum table_hash h, const struct key_count *c, __u64 n);
-long long key_counts_decode(enum table_hash h, const char *text, struct key_count **out);
+bool keys_fit_runfile(const struct table_hash *h, __u64 n, __u64 ncounts);
+char *keys_encode(const struct table_hash *h, const struct snap_key *keys, __u64 n);
+long long keys_decode(const struct table_hash *h, const char *text, struct snap_key **out);
+char *key_counts_encode(const struct table_hash *h, const struct key_count *c, __u64 n);
+long long key_counts_decode(const struct table_hash *h, const char *text, struct key_count **out);
 
 #endif

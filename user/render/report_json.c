@@ -65,14 +65,81 @@ static __u64 scale_count(__u64 v, double scale)
 	return x >= (double)PFT_COUNT_MAX ? PFT_COUNT_MAX : (__u64)x;
 }
 
-static struct json_object *target_json(const struct target_report *t, double duration_s,
-				       const struct sample_result *samples)
+/* --sample-calls: every count is of the walked calls; these scale them (calls is exact) */
+static struct json_object *sampled_json(const struct chain_stats *s)
 {
-	const struct chain_stats *s = &t->stats;
-	const struct walk_summary *w = &t->sum;
-	struct json_object *o = json_object_new_object();
-	struct json_object *walk, *pm, *sc;
+	struct json_object *sc_all = json_object_new_object();
+	__u64 hits = s->lookups ? (__u64)((double)s->calls * (double)s->hits /
+					  (double)s->lookups + 0.5) : 0;
 
+	/* the split follows the walked sample */
+	add(sc_all, "lookups", u64(s->calls));
+	add(sc_all, "hits", u64(hits));
+	add(sc_all, "misses", u64(s->calls - hits));
+	return sc_all;
+}
+
+/* --sample: every count is of the attached slices; scale makes whole-run estimates */
+static void add_duty_json(struct json_object *o, const struct target_report *t)
+{
+	struct json_object *d = json_object_new_object(), *sc_all = json_object_new_object();
+	const struct duty_summary *duty = &t->duty;
+
+	add(d, "one_in", json_object_new_int((int)duty->one_in));
+	add(d, "slice_ms", json_object_new_double(duty->slice_ms));
+	if (duty->slice_chosen)
+		add(d, "slice_chosen", json_object_new_boolean(1));
+	if (duty->stays_attached)
+		add(d, "stays_attached", json_object_new_boolean(1));
+	add(d, "slices", json_object_new_int((int)duty->slices));
+	add(d, "attached_s", json_object_new_double(duty->attached_s));
+	add(d, "switching_s", json_object_new_double(duty->switching_s));
+	if (duty->attach_ms > 0)
+		add(d, "attach_ms", json_object_new_double(duty->attach_ms));
+	if (duty->detach_ms > 0)
+		add(d, "detach_ms", json_object_new_double(duty->detach_ms));
+	if (duty->switch_cpu_ms > 0)
+		add(d, "switch_cpu_ms", json_object_new_double(duty->switch_cpu_ms));
+	if (duty->walk_cpu_s > 0)
+		add(d, "walk_cpu_s", json_object_new_double(duty->walk_cpu_s));
+	add(d, "scale", json_object_new_double(duty->scale));
+	add(o, "duty_cycle", d);
+	add(sc_all, "lookups", u64(scale_count(t->stats.lookups, duty->scale)));
+	add(sc_all, "hits", u64(scale_count(t->stats.hits, duty->scale)));
+	add(sc_all, "misses", u64(scale_count(t->stats.misses, duty->scale)));
+	add(o, "scaled", sc_all);
+}
+
+static struct json_object *overhead_json(const struct target_report *t, double duration_s)
+{
+	struct json_object *ov;
+
+	if (!t->overhead_known)
+		return NULL;
+	ov = json_object_new_object();
+	add(ov, "ns_per_call", json_object_new_double(overhead_ns_per_call(t)));
+	add(ov, "cpu_pct", json_object_new_double(overhead_cpu_pct(t, duration_s)));
+	add(ov, "run_time_ns", u64(t->run_time_ns));
+	add(ov, "runs", u64(t->runs));
+	add(ov, "recursion_misses", u64(t->recursion_misses));
+	return ov;
+}
+
+static struct json_object *self_check_json(const struct target_report *t)
+{
+	struct json_object *sc = json_object_new_object();
+
+	add(sc, "agree", u64(t->stats.self_agree));
+	add(sc, "disagree", u64(t->stats.self_disagree));
+	add(sc, "checked", u64(t->sum.checked));
+	add(sc, "agree_pct", json_object_new_double(t->sum.agree_pct));
+	add(sc, "ok", json_object_new_boolean(t->sum.self_check_ok));
+	return sc;
+}
+
+/* What was traced and how: names, the plan, the table's layout. */
+static void add_names_json(struct json_object *o, const struct target_report *t)
+{
 	add(o, "requested", json_object_new_string(t->requested));
 	add(o, "traced", json_object_new_string(t->traced));
 	add(o, "method", json_object_new_string(t->method));
@@ -88,88 +155,15 @@ static struct json_object *target_json(const struct target_report *t, double dur
 	add(o, "iterator", json_object_new_string(t->iterator ? t->iterator : ""));
 	add(o, "chain_end", json_object_new_string(t->chain_end == PFT_END_NULLS ? "nulls" : "null"));
 	add(o, "sampled_1_in", json_object_new_int((int)t->sample_every));
-	if (t->sample_every > 1) {
-		/* every count below is of the walked calls; these scale them */
-		struct json_object *sc_all = json_object_new_object();
+}
 
-		__u64 hits = s->lookups ? (__u64)((double)s->calls * (double)s->hits /
-						  (double)s->lookups + 0.5) : 0;
+/* The walks, for a target whose self-check passed: counts, histograms, the prefetch model. */
+static void add_walks_json(struct json_object *o, const struct target_report *t)
+{
+	const struct chain_stats *s = &t->stats;
+	const struct walk_summary *w = &t->sum;
+	struct json_object *walk = json_object_new_object(), *pm = json_object_new_object();
 
-		/* calls is exact; the split follows the walked sample */
-		add(sc_all, "lookups", u64(s->calls));
-		add(sc_all, "hits", u64(hits));
-		add(sc_all, "misses", u64(s->calls - hits));
-		add(o, "scaled", sc_all);
-	}
-	if (t->duty.one_in > 1) {
-		/* every count below is of the attached slices; scale makes whole-run estimates */
-		struct json_object *d = json_object_new_object(), *sc_all = json_object_new_object();
-
-		add(d, "one_in", json_object_new_int((int)t->duty.one_in));
-		add(d, "slice_ms", json_object_new_double(t->duty.slice_ms));
-		if (t->duty.slice_chosen)
-			add(d, "slice_chosen", json_object_new_boolean(1));
-		if (t->duty.stays_attached)
-			add(d, "stays_attached", json_object_new_boolean(1));
-		add(d, "slices", json_object_new_int((int)t->duty.slices));
-		add(d, "attached_s", json_object_new_double(t->duty.attached_s));
-		add(d, "switching_s", json_object_new_double(t->duty.switching_s));
-		if (t->duty.attach_ms > 0)
-			add(d, "attach_ms", json_object_new_double(t->duty.attach_ms));
-		if (t->duty.detach_ms > 0)
-			add(d, "detach_ms", json_object_new_double(t->duty.detach_ms));
-		if (t->duty.switch_cpu_ms > 0)
-			add(d, "switch_cpu_ms", json_object_new_double(t->duty.switch_cpu_ms));
-		if (t->duty.walk_cpu_s > 0)
-			add(d, "walk_cpu_s", json_object_new_double(t->duty.walk_cpu_s));
-		add(d, "scale", json_object_new_double(t->duty.scale));
-		add(o, "duty_cycle", d);
-		add(sc_all, "lookups", u64(scale_count(s->lookups, t->duty.scale)));
-		add(sc_all, "hits", u64(scale_count(s->hits, t->duty.scale)));
-		add(sc_all, "misses", u64(scale_count(s->misses, t->duty.scale)));
-		add(o, "scaled", sc_all);
-	}
-	add(o, "calls", u64(s->calls));
-	add(o, "lookups", u64(s->lookups));
-	add(o, "hits", u64(s->hits));
-	add(o, "misses", u64(s->misses));
-	add(o, "lookups_per_s",
-	    json_object_new_double(duration_s > 0 ? (double)s->lookups / duration_s : 0));
-	add(o, "truncated", u64(s->truncated));
-	add(o, "read_faults", u64(s->read_faults));
-	add(o, "lost", u64(s->lost));
-
-	if (t->overhead_known) {
-		struct json_object *ov = json_object_new_object();
-
-		add(ov, "ns_per_call", json_object_new_double(overhead_ns_per_call(t)));
-		add(ov, "cpu_pct", json_object_new_double(overhead_cpu_pct(t, duration_s)));
-		add(ov, "run_time_ns", u64(t->run_time_ns));
-		add(ov, "runs", u64(t->runs));
-		add(ov, "recursion_misses", u64(t->recursion_misses));
-		add(o, "overhead", ov);
-	} else {
-		add(o, "overhead", NULL);
-	}
-
-	sc = json_object_new_object();
-	add(sc, "agree", u64(s->self_agree));
-	add(sc, "disagree", u64(s->self_disagree));
-	add(sc, "checked", u64(w->checked));
-	add(sc, "agree_pct", json_object_new_double(w->agree_pct));
-	add(sc, "ok", json_object_new_boolean(w->self_check_ok));
-	add(o, "self_check", sc);
-	if (t->by)
-		add(o, "by", by_json(t->by));
-	if (t->snapshot)
-		add(o, "snapshot", snapshot_json(t->snapshot));
-	else if (t->snapshot_error)
-		add(o, "snapshot_error", json_object_new_string(t->snapshot_error));
-	/* numbers from a walk the kernel disowns are not data */
-	if (!w->self_check_ok)
-		return o;
-
-	walk = json_object_new_object();
 	add(walk, "completed", u64(w->completed));
 	add(walk, "hits", u64(s->walk_hits));
 	add(walk, "misses", u64(s->walk_misses));
@@ -182,14 +176,46 @@ static struct json_object *target_json(const struct target_report *t, double dur
 	add(o, "chain_walked", hist_json(s->chain_walked_hist, PFT_HIST_SLOTS));
 	add(o, "hit_position", hist_json(s->hit_pos_hist, PFT_HIST_SLOTS));
 	add(o, "next_null_at_hit", u64(s->next_null_at_hit));
-
-	pm = json_object_new_object();
 	add(pm, "issued", u64(w->prefetch.issued));
 	add(pm, "null", u64(w->prefetch.null));
 	add(pm, "nonnull_only", u64(w->prefetch.nonnull_only));
 	add(pm, "none", u64(w->prefetch.none));
 	add(pm, "exact", json_object_new_boolean(w->prefetch.exact));
 	add(o, "prefetch_model", pm);
+}
+
+static struct json_object *target_json(const struct target_report *t, double duration_s,
+				       const struct sample_result *samples)
+{
+	const struct chain_stats *s = &t->stats;
+	struct json_object *o = json_object_new_object();
+
+	add_names_json(o, t);
+	if (t->sample_every > 1)
+		add(o, "scaled", sampled_json(s));
+	if (t->duty.one_in > 1)
+		add_duty_json(o, t);
+	add(o, "calls", u64(s->calls));
+	add(o, "lookups", u64(s->lookups));
+	add(o, "hits", u64(s->hits));
+	add(o, "misses", u64(s->misses));
+	add(o, "lookups_per_s",
+	    json_object_new_double(duration_s > 0 ? (double)s->lookups / duration_s : 0));
+	add(o, "truncated", u64(s->truncated));
+	add(o, "read_faults", u64(s->read_faults));
+	add(o, "lost", u64(s->lost));
+	add(o, "overhead", overhead_json(t, duration_s));
+	add(o, "self_check", self_check_json(t));
+	if (t->by)
+		add(o, "by", by_json(t->by));
+	if (t->snapshot)
+		add(o, "snapshot", snapshot_json(t->snapshot));
+	else if (t->snapshot_error)
+		add(o, "snapshot_error", json_object_new_string(t->snapshot_error));
+	/* numbers from a walk the kernel disowns are not data */
+	if (!t->sum.self_check_ok)
+		return o;
+	add_walks_json(o, t);
 	if (t->latency)
 		add(o, "latency", latency_json(t));
 	if (samples && t->profile)

@@ -11,7 +11,10 @@
  * series. Sampled runs export counts scaled up to every call, and
  * pftrace_sampled_one_in says by how much. --by adds the top
  * METRICS_BY_ROWS rows, the rest summed as who="(other)": a scrape's
- * cardinality stays bounded whatever the host runs.
+ * cardinality stays bounded whatever the host runs. --snapshot adds the
+ * table's shape beside what ideal hashing gives; pftrace_build_info and
+ * pftrace_overhead_measured say which pftrace measured, and whether it
+ * could time itself (BPF statistics need CAP_SYS_ADMIN).
  */
 #include <stddef.h>
 #include <stdio.h>
@@ -168,6 +171,189 @@ static double sampled_one_in(const struct target_report *t)
 	return (double)sample_factor(t);
 }
 
+/* Whether any target has what HAS asks: a family without a sample is left out. */
+static bool any_target(const struct run_report *r, bool (*has)(const struct target_report *))
+{
+	int i;
+
+	for (i = 0; i < r->ntargets; i++)
+		if (has(&r->targets[i]))
+			return true;
+	return false;
+}
+
+static bool has_by(const struct target_report *t)
+{
+	return t->by;
+}
+
+static bool has_snapshot(const struct target_report *t)
+{
+	return t->snapshot;
+}
+
+static bool has_overhead(const struct target_report *t)
+{
+	return t->overhead_known;
+}
+
+/*
+ * What each bounded map had no room for, named for what it holds, not
+ * by its BPF name: kprobe_entries (the kprobe entries' state), by
+ * (--by) and keys (--snapshot's lookups by key). A map a target does
+ * not use exports nothing.
+ */
+static void dropped_sample(const struct expo *x, const struct target_report *t, const char *map,
+			   __u64 v)
+{
+	fprintf(x->f, "pftrace_dropped_total");
+	labels(x, t, "map", map);
+	fprintf(x->f, " %llu\n", (unsigned long long)v);
+}
+
+static void dropped(const struct expo *x)
+{
+	int i;
+
+	family(x, "pftrace_dropped", "counter", NULL,
+	       "Lookups a bounded map had no room for, by map (kprobe_entries: kprobe "
+	       "entries; by: --by; keys: --snapshot's lookups by key).");
+	for (i = 0; i < x->r->ntargets; i++) {
+		const struct target_report *t = &x->r->targets[i];
+
+		dropped_sample(x, t, "kprobe_entries", t->stats.lost);
+		if (t->by)
+			dropped_sample(x, t, "by", t->by->dropped);
+		if (t->snapshot && t->snapshot->counted)
+			dropped_sample(x, t, "keys", t->snapshot->counts_dropped);
+	}
+}
+
+/* BPF run time of the walks: what pftrace costs the machine, where it was measured */
+static void bpf_run_seconds(const struct expo *x)
+{
+	int i;
+
+	if (!any_target(x->r, has_overhead))
+		return;
+	family(x, "pftrace_bpf_run_seconds", "counter", "seconds",
+	       "BPF run time of the programs (BPF statistics: CAP_SYS_ADMIN).");
+	for (i = 0; i < x->r->ntargets; i++) {
+		const struct target_report *t = &x->r->targets[i];
+
+		if (!t->overhead_known)
+			continue;
+		fprintf(x->f, "pftrace_bpf_run_seconds_total");
+		labels(x, t, NULL, NULL);
+		fprintf(x->f, " %.9f\n", (double)t->run_time_ns / 1e9);
+	}
+}
+
+/* One gauge of the snapshot of each target that took one. */
+static void snapshot_gauge(const struct expo *x, const char *name, const char *help,
+			   double (*value)(const struct table_snapshot *))
+{
+	int i;
+
+	family(x, name, "gauge", NULL, help);
+	for (i = 0; i < x->r->ntargets; i++) {
+		const struct target_report *t = &x->r->targets[i];
+
+		if (!t->snapshot)
+			continue;
+		fprintf(x->f, "%s", name);
+		labels(x, t, NULL, NULL);
+		fprintf(x->f, " %.6g\n", value(t->snapshot));
+	}
+}
+
+static double snap_entries(const struct table_snapshot *s)
+{
+	return (double)s->shape.entries;
+}
+
+static double snap_buckets(const struct table_snapshot *s)
+{
+	return (double)s->shape.buckets;
+}
+
+static double snap_used(const struct table_snapshot *s)
+{
+	return (double)s->shape.used;
+}
+
+static double snap_used_uniform(const struct table_snapshot *s)
+{
+	return s->uniform.used;
+}
+
+static double snap_longest(const struct table_snapshot *s)
+{
+	return (double)s->shape.longest;
+}
+
+static double snap_longest_uniform(const struct table_snapshot *s)
+{
+	return s->uniform.longest;
+}
+
+/* --snapshot: the table's shape, and what ideal (uniform) hashing gives for it */
+static void snapshot_gauges(const struct expo *x)
+{
+	snapshot_gauge(x, "pftrace_snapshot_entries", "Entries in the table (--snapshot).",
+		       snap_entries);
+	snapshot_gauge(x, "pftrace_snapshot_buckets", "Buckets of the table.", snap_buckets);
+	snapshot_gauge(x, "pftrace_snapshot_buckets_used", "Buckets holding at least one entry.",
+		       snap_used);
+	snapshot_gauge(x, "pftrace_snapshot_buckets_used_uniform",
+		       "Buckets ideal (uniform) hashing would use for the same entries.",
+		       snap_used_uniform);
+	snapshot_gauge(x, "pftrace_snapshot_longest_chain", "Entries in the longest chain.",
+		       snap_longest);
+	snapshot_gauge(x, "pftrace_snapshot_longest_chain_uniform",
+		       "The longest chain ideal hashing would give (expected).", snap_longest_uniform);
+}
+
+/* Labels kernel, and host when known: the run's own series, not a target's. */
+static void run_labels(const struct expo *x)
+{
+	label(x->f, "kernel", x->r->kernel_release, true);
+	if (has_host(x->r))
+		label(x->f, "host", x->r->hostname, false);
+}
+
+/* Which pftrace wrote the file, on which kernel: join on it, alert on a version */
+static void build_info(const struct expo *x)
+{
+	if (x->om)
+		family(x, "pftrace_build", "info", NULL, "pftrace's version and the kernel it ran on.");
+	else
+		family(x, "pftrace_build_info", "gauge", NULL,
+		       "pftrace's version and the kernel it ran on.");
+	fprintf(x->f, "pftrace_build_info{");
+	label(x->f, "version", PFTRACE_VERSION, true);
+	fputc(',', x->f);
+	run_labels(x);
+	fprintf(x->f, "} 1\n");
+}
+
+/*
+ * 0 where BPF statistics were refused (they need CAP_SYS_ADMIN, which a
+ * service holding CAP_BPF and CAP_PERFMON lacks): the overhead went
+ * unmeasured, and pftrace_bpf_run_seconds is missing. Not exported when
+ * the run does not say (a merge of runs).
+ */
+static void overhead_measured(const struct expo *x)
+{
+	if (!x->r->bpf_stats)
+		return;
+	family(x, "pftrace_overhead_measured", "gauge", NULL,
+	       "1: BPF run time was measured; 0: refused (BPF statistics need CAP_SYS_ADMIN).");
+	fprintf(x->f, "pftrace_overhead_measured{");
+	run_labels(x);
+	fprintf(x->f, "} %d\n", x->r->bpf_stats[0] ? 0 : 1);
+}
+
 /* One --by counter: the top rows by nodes walked, then the rest as "(other)". */
 static void by_counter(const struct expo *x, const char *name, const char *help, size_t offset)
 {
@@ -206,19 +392,27 @@ static void by_counter(const struct expo *x, const char *name, const char *help,
 	}
 }
 
-static bool any_by(const struct run_report *r)
+/*
+ * pftrace snapshot without -d traced nothing: its file carries the
+ * snapshot's gauges alone, so that it can sit beside the exporter's file
+ * of the same table in a textfile directory (node_exporter keeps one of
+ * two series with the same labels and drops the other without a word).
+ */
+static bool snapshot_only(const struct run_report *r)
 {
-	int i;
-
-	for (i = 0; i < r->ntargets; i++)
-		if (r->targets[i].by)
-			return true;
-	return false;
+	return r->end_reason && !strcmp(r->end_reason, "snapshot only") && any_target(r, has_snapshot);
 }
 
 static void render_metrics(FILE *f, const struct run_report *r, bool om)
 {
 	struct expo x = { .f = f, .om = om, .r = r };
+
+	if (snapshot_only(r)) {
+		snapshot_gauges(&x);
+		if (om)
+			fprintf(f, "# EOF\n");
+		return;
+	}
 
 	counter(&x, "pftrace_lookups", "Lookups (scaled to every call when sampled).",
 		offsetof(struct chain_stats, lookups));
@@ -238,18 +432,22 @@ static void render_metrics(FILE *f, const struct run_report *r, bool om)
 			 "1 in this many calls walked (--sample-calls), or attached 1 slice of time "
 			 "in this many (--sample); the counters are scaled up by it.",
 			 sampled_one_in);
-	if (any_by(r)) {
+	if (any_target(r, has_by)) {
 		by_counter(&x, "pftrace_by_lookups", "--by: lookups of the top rows, the rest as (other).",
 			   offsetof(struct by_row, lookups));
 		by_counter(&x, "pftrace_by_nodes", "--by: nodes walked by the top rows.",
 			   offsetof(struct by_row, nodes));
 	}
+	dropped(&x);
+	bpf_run_seconds(&x);
+	if (any_target(r, has_snapshot))
+		snapshot_gauges(&x);
 	family(&x, "pftrace_duration_seconds", "gauge", "seconds", "Seconds traced.");
 	fprintf(f, "pftrace_duration_seconds{");
-	label(f, "kernel", r->kernel_release, true);
-	if (has_host(r))
-		label(f, "host", r->hostname, false);
+	run_labels(&x);
 	fprintf(f, "} %.3f\n", r->duration_s);
+	overhead_measured(&x);
+	build_info(&x);
 	if (om)
 		fprintf(f, "# EOF\n");
 }

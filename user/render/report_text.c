@@ -95,16 +95,11 @@ static void render_by(FILE *f, const struct by_report *b, __u64 lookups)
 			(unsigned long long)b->dropped, PFT_BY_MAX);
 }
 
-void render_target_text(FILE *f, const struct target_report *t, double duration_s)
+/* --sample-calls and --sample: what the counts below are of */
+static void render_sampling(FILE *f, const struct target_report *t)
 {
 	const struct chain_stats *s = &t->stats;
-	const struct walk_summary *w = &t->sum;
 
-	fprintf(f, "%s -> %s [%s, %s%s]\n", t->requested, t->traced, t->table, t->method,
-		t->loads && !strcmp(t->loads, "direct") ? ", direct loads" : "");
-	if (t->table_slots)
-		fprintf(f, "  table       %12llu  buckets, walked by %s\n",
-			(unsigned long long)t->table_slots, t->iterator);
 	if (t->sample_every > 1)
 		fprintf(f, "  SAMPLED: 1 call in %u per CPU was walked; the counts below are of "
 			"those, %llu calls were seen in all\n", t->sample_every,
@@ -136,6 +131,14 @@ void render_target_text(FILE *f, const struct target_report *t, double duration_
 		fprintf(f, "  NOTE: a detach took %.0f ms (the kernel waits for an RCU-tasks grace "
 			"period), more than a slice; the walks were paused meanwhile, the "
 			"trampolines still hooked\n", t->duty.detach_ms);
+}
+
+/* The lookups, the self-check, and what the trace cost and missed. */
+static void render_counts(FILE *f, const struct target_report *t, double duration_s)
+{
+	const struct chain_stats *s = &t->stats;
+	const struct walk_summary *w = &t->sum;
+
 	fprintf(f, "  lookups     %12llu  %.1f/s\n", (unsigned long long)s->lookups,
 		duration_s > 0 ? (double)s->lookups / duration_s : 0.0);
 	fprintf(f, "  hits        %12llu  %6.2f%%\n", (unsigned long long)s->hits,
@@ -157,16 +160,13 @@ void render_target_text(FILE *f, const struct target_report *t, double duration_
 	if (s->read_faults || s->lost)
 		fprintf(f, "  unreadable  %12llu  lost %llu\n",
 			(unsigned long long)s->read_faults, (unsigned long long)s->lost);
-	if (t->snapshot)
-		render_snapshot_text(f, t->snapshot);
-	else if (t->snapshot_error)
-		fprintf(f, "  no snapshot: %s\n", t->snapshot_error);
-	if (!w->self_check_ok) {
-		render_self_check_failure(f, t);
-		return;
-	}
-	if (!w->completed)
-		return;
+}
+
+/* The walks of a target whose self-check passed: histograms, the prefetch model, --by, --latency. */
+static void render_walks(FILE *f, const struct target_report *t)
+{
+	const struct chain_stats *s = &t->stats;
+	const struct walk_summary *w = &t->sum;
 
 	fprintf(f, "\n  nodes walked per lookup: mean %.2f, max %d\n", w->mean_walked,
 		w->max_walked);
@@ -186,6 +186,25 @@ void render_target_text(FILE *f, const struct target_report *t, double duration_
 		render_by(f, t->by, s->lookups);
 	if (t->latency)
 		render_latency_text(f, t);
+}
+
+void render_target_text(FILE *f, const struct target_report *t, double duration_s)
+{
+	fprintf(f, "%s -> %s [%s, %s%s]\n", t->requested, t->traced, t->table, t->method,
+		t->loads && !strcmp(t->loads, "direct") ? ", direct loads" : "");
+	if (t->table_slots)
+		fprintf(f, "  table       %12llu  buckets, walked by %s\n",
+			(unsigned long long)t->table_slots, t->iterator);
+	render_sampling(f, t);
+	render_counts(f, t, duration_s);
+	if (t->snapshot)
+		render_snapshot_text(f, t->snapshot);
+	else if (t->snapshot_error)
+		fprintf(f, "  no snapshot: %s\n", t->snapshot_error);
+	if (!t->sum.self_check_ok)
+		render_self_check_failure(f, t);
+	else if (t->sum.completed)
+		render_walks(f, t);
 }
 
 static void render_samples(FILE *f, const struct target_report *t, const struct run_report *r)

@@ -58,14 +58,14 @@ static struct json_object *packed(char *text)
 static bool keys_kept(const struct table_snapshot *s)
 {
 	return s->nkeys == s->shape.entries &&
-	       keys_fit_runfile(table_hash_named(s->hash), s->nkeys, s->counted ? s->ncounts : 0);
+	       keys_fit_runfile(s->hash, s->nkeys, s->counted ? s->ncounts : 0);
 }
 
 struct json_object *snapshot_json(const struct table_snapshot *s)
 {
 	struct json_object *o = table_shape_json(&s->shape, json_object_new_object());
 	struct json_object *u = json_object_new_object(), *k;
-	enum table_hash h = table_hash_named(s->hash);
+	const struct table_hash *h = s->hash;
 
 	add(u, "buckets_used", json_object_new_double(s->uniform.used));
 	add(u, "longest_chain", json_object_new_double(s->uniform.longest));
@@ -78,7 +78,7 @@ struct json_object *snapshot_json(const struct table_snapshot *s)
 	add(o, "changed_buckets", u64(s->changed_buckets));
 	add(o, "cut", u64(s->cut));
 	add(o, "restarts", u64(s->restarts));
-	add(o, "hash", json_object_new_string(s->hash ? s->hash : "none"));
+	add(o, "hash", json_object_new_string(h ? h->name : "none"));
 	add(o, "bits", json_object_new_int((int)s->bits));
 
 	k = json_object_new_object();
@@ -109,7 +109,7 @@ void render_snapshot_text(FILE *f, const struct table_snapshot *s)
 	__u64 l, most = 0;
 
 	fprintf(f, "\n  snapshot of the whole table (%s hash, 2^%u buckets), walked in %.1f ms%s\n",
-		s->hash, s->bits, s->took_ms,
+		s->hash ? s->hash->name : "none", s->bits, s->took_ms,
 		s->changed_buckets ? "" : ", unchanged on a second walk");
 	if (s->changed_buckets)
 		fprintf(f, "  CHANGED: %llu buckets differed on a second walk: the table moved "

@@ -19,6 +19,7 @@
 #include <json-c/json.h>
 
 #include "caps.h"
+#include "cpu.h"
 #include "feature_probe.h"
 #include "latency_setup.h"
 #include "output.h"
@@ -139,6 +140,7 @@ static bool perf_hw_available(char *why, size_t whylen)
 		.disabled = 1,
 	};
 	int fd = syscall(__NR_perf_event_open, &attr, -1, 0, -1, 0);
+	struct cpu_id id;
 
 	if (fd < 0) {
 		snprintf(why, whylen, "cycles: %s%s (sampling falls back to cpu-clock)",
@@ -147,7 +149,10 @@ static bool perf_hw_available(char *why, size_t whylen)
 		return false;
 	}
 	close(fd);
-	snprintf(why, whylen, "cycles event opens on cpu 0");
+	cpu_id_read(&id);
+	snprintf(why, whylen, "cycles event opens on cpu 0%s", cpu_id_emulated(&id) ?
+		 "; an emulated PMU (CPU implementer 0x00): its cycles follow the "
+		 "emulator's clock, not a real core's" : "");
 	return true;
 }
 
@@ -216,10 +221,13 @@ void features_probe(const struct kernel_facts *kf, struct feature out[FEAT_COUNT
 	{
 		/* --latency's unit: what the session itself would pick */
 		struct lat_session ls;
+		struct cpu_id id;
 
 		lat_session_start(&ls, libbpf_num_possible_cpus(), -1);
-		set(&out[FEAT_LATENCY], "latency", true, ls.unit == PFT_LAT_CYCLES ?
-		    "cycles, from a hardware counter per CPU" : ls.unit_why);
+		cpu_id_read(&id);
+		set(&out[FEAT_LATENCY], "latency", true, ls.unit != PFT_LAT_CYCLES ? ls.unit_why :
+		    cpu_id_emulated(&id) ? "cycles, from a hardware counter per CPU (emulated: "
+		    "not a real core's cycles)" : "cycles, from a hardware counter per CPU");
 		lat_session_free(&ls);
 	}
 	ok = selinux_active(why, sizeof(why));

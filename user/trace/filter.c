@@ -19,6 +19,12 @@
 #include "kernel.h"
 #include "follow.skel.h"
 
+/*
+ * The name of a map in a skeleton's object, spelled by the compiler from
+ * the skeleton's field: a map renamed in BPF fails the build here.
+ */
+#define SKEL_MAP_NAME(skel, map) (sizeof(((struct skel *)0)->maps.map) ? #map : #map)
+
 int filter_open(struct task_filter *f, pid_t pid, const char *cgroup_path, bool only_command,
 		enum pft_by by, char *err, size_t errlen)
 {
@@ -62,7 +68,9 @@ int filter_start(struct task_filter *f, char *err, size_t errlen)
 	pid_t pid = f->pid;
 
 	if (f->bits & PFT_FILTER_TGIDS) {
-		f->tgids_fd = bpf_map_create(BPF_MAP_TYPE_HASH, "filter_tgids", sizeof(__u32),
+		/* named after the maps it stands in for, every object's filter_tgids */
+		f->tgids_fd = bpf_map_create(BPF_MAP_TYPE_HASH,
+					     SKEL_MAP_NAME(follow_bpf, filter_tgids), sizeof(__u32),
 					     sizeof(__u8), PFT_FILTER_TGIDS_MAX, &mopts);
 		if (f->tgids_fd < 0) {
 			snprintf(err, errlen, "cannot create the pid filter's map: %s", kerr_str(errno));
@@ -103,17 +111,13 @@ int filter_start(struct task_filter *f, char *err, size_t errlen)
 
 int filter_prepare_target(const struct task_filter *f, struct target *t, char *err, size_t errlen)
 {
-	struct bpf_map *cfg_map = bpf_object__find_map_by_name(t->obj, ".rodata.walk");
-	struct bpf_map *tgids = bpf_object__find_map_by_name(t->obj, "filter_tgids");
-	struct bpf_map *by = bpf_object__find_map_by_name(t->obj, "by_counts");
-	struct walk_config *cfg;
-	size_t size = 0;
+	struct walk_config *cfg = t->bpf.config;
+	struct bpf_map *tgids = t->bpf.filter_tgids, *by = t->bpf.by_counts;
 	int rc = 0;
 
 	if (!f->bits && !f->by)
 		return 0;
-	cfg = cfg_map ? (struct walk_config *)bpf_map__initial_value(cfg_map, &size) : NULL;
-	if (!cfg || size < sizeof(*cfg) || !tgids || !by) {
+	if (!cfg || !tgids || !by) {
 		snprintf(err, errlen, "%s: this build's BPF object cannot filter", t->recipe->traced);
 		return -ENOENT;
 	}
@@ -131,7 +135,7 @@ int filter_prepare_target(const struct task_filter *f, struct target *t, char *e
 
 int filter_after_load(const struct task_filter *f, struct target *t, char *err, size_t errlen)
 {
-	struct bpf_map *map = bpf_object__find_map_by_name(t->obj, "filter_cgroup");
+	struct bpf_map *map = t->bpf.filter_cgroup;
 	__u32 zero = 0;
 
 	if (f->cgroup_fd < 0)
@@ -245,7 +249,8 @@ static int by_nodes_desc(const void *a, const void *b)
 int filter_read_by(const struct task_filter *f, const struct target *t, unsigned int sample_every,
 		   int ncpus, struct by_report *out)
 {
-	struct bpf_map *map = bpf_object__find_map_by_name(t->obj, "by_counts");
+	struct bpf_map *map = t->bpf.by_counts;
+	int counters_fd = bpf_map__fd(t->bpf.chain_counters);
 	struct chain_counters *percpu = calloc((size_t)(ncpus > 0 ? ncpus : 1), sizeof(*percpu));
 	struct chain_counters sum;
 	struct by_key key, next;
@@ -262,7 +267,7 @@ int filter_read_by(const struct task_filter *f, const struct target *t, unsigned
 		free(percpu);
 		return -ENOMEM;
 	}
-	if (t->counters_fd >= 0 && !bpf_map_lookup_elem(t->counters_fd, &zero, percpu)) {
+	if (counters_fd >= 0 && !bpf_map_lookup_elem(counters_fd, &zero, percpu)) {
 		chain_counters_sum(&sum, percpu, ncpus, sizeof(*percpu));
 		out->dropped = sum.by_dropped * sample_every;
 	}

@@ -2,8 +2,8 @@
 /*
  * Whose lookups a session counts (-p, --cgroup, --only-command) and who
  * pays for them (--by): the maps every target's walk consults
- * (bpf/walk.bpf.h), and bpf/follow.bpf.c, which follows the command's
- * forks.
+ * (bpf/calls.bpf.h, bpf/by.bpf.h), and bpf/follow.bpf.c, which follows
+ * the command's forks.
  */
 #ifndef PFT_FILTER_H
 #define PFT_FILTER_H

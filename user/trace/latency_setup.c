@@ -12,6 +12,7 @@
 
 #include "kernel.h"
 #include "latency_setup.h"
+#include "target.h"
 #include "calibrate.skel.h"
 
 /* the calibration pair runs this many times; its median is the overhead */
@@ -79,25 +80,19 @@ void lat_session_start(struct lat_session *ls, int ncpus, int shift)
 
 int lat_prepare_target(struct target *t, const struct lat_session *ls, char *err, size_t errlen)
 {
-	struct bpf_map *cfg_map = bpf_object__find_map_by_name(t->obj, ".rodata.walk");
-	struct bpf_map *starts = bpf_object__find_map_by_name(t->obj, "lat_starts");
-	struct bpf_map *hist = bpf_object__find_map_by_name(t->obj, "lat_hist");
+	struct walk_config *cfg = t->bpf.config;
+	struct bpf_map *starts = t->bpf.lat_starts, *hist = t->bpf.lat_hist;
 	struct bpf_program *prog;
-	struct walk_config *cfg;
-	char sec[96];
-	size_t size = 0;
 	bool kept = t->method != ATTACH_FEXIT;
 
-	cfg = cfg_map ? (struct walk_config *)bpf_map__initial_value(cfg_map, &size) : NULL;
-	if (!cfg || size < sizeof(*cfg) || !starts) {
+	if (!cfg || !starts) {
 		snprintf(err, errlen, "%s: this build's BPF object cannot measure latency",
 			 t->recipe->traced);
 		return -ENOENT;
 	}
 	/* fexit: the entry program stamps the time; kprobe: the kprobe handler does */
-	snprintf(sec, sizeof(sec), "fentry/%s", t->recipe->traced);
 	bpf_object__for_each_program(prog, t->obj)
-		if (t->method == ATTACH_FEXIT && !strcmp(bpf_program__section_name(prog), sec)) {
+		if (t->method == ATTACH_FEXIT && program_hooks(prog, "fentry", t->recipe->traced)) {
 			bpf_program__set_autoload(prog, true);
 			kept = true;
 		}
@@ -116,7 +111,7 @@ int lat_prepare_target(struct target *t, const struct lat_session *ls, char *err
 
 int lat_after_load(struct target *t, const struct lat_session *ls, char *err, size_t errlen)
 {
-	struct bpf_map *map = bpf_object__find_map_by_name(t->obj, "lat_cycles");
+	struct bpf_map *map = t->bpf.lat_cycles;
 	int cpu;
 
 	if (ls->unit != PFT_LAT_CYCLES)
@@ -165,8 +160,7 @@ static int read_counters(int fd, int hist_fd, int ncpus, struct latency_stats *o
 
 int lat_read(const struct target *t, const struct lat_session *ls, struct latency_stats *out)
 {
-	struct bpf_map *map = bpf_object__find_map_by_name(t->obj, "lat_counters");
-	struct bpf_map *hist = bpf_object__find_map_by_name(t->obj, "lat_hist");
+	struct bpf_map *map = t->bpf.lat_counters, *hist = t->bpf.lat_hist;
 
 	memset(out, 0, sizeof(*out));
 	out->unit = ls->unit;

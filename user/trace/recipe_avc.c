@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Loader side of bpf/avc.bpf.c: read the AVC's shape off the running
+ * Loader side of bpf/recipes/avc.bpf.c: read the AVC's shape off the running
  * kernel (parameter layout and slot count from BTF, the cache's address
  * from kallsyms, the bucket function from the version) into the
  * program's read-only globals.
@@ -107,7 +107,7 @@ static int avc_configure(struct target *t, const struct kernel_facts *kf,
 	hash = avc_hash_for(kf, t->opts);
 	skel->rodata->avc_bucket_rule = (__u32)(slots - 1) |
 					(hash == PFT_AVC_HASH_MURMUR3 ? PFT_AVC_RULE_MURMUR3 : 0);
-	t->table_hash = hash == PFT_AVC_HASH_MURMUR3 ? "murmur3" : "xor";
+	t->table_hash = hash == PFT_AVC_HASH_MURMUR3 ? &table_hash_murmur3 : &table_hash_xor;
 
 	if (n == 4)
 		snprintf(layout, sizeof(layout), "avc_lookup(%s, %s, %s, %s)",
@@ -116,7 +116,7 @@ static int avc_configure(struct target *t, const struct kernel_facts *kf,
 		snprintf(layout, sizeof(layout), "avc_lookup(%s, %s, %s), cache at selinux_avc",
 			 names[0], names[1], names[2]);
 	snprintf(t->detail, sizeof(t->detail), "%s, %ld slots, %s bucket hash%s", layout,
-		 slots, t->table_hash,
+		 slots, t->table_hash->name,
 		 skel->rodata->avc_key_pair ? ", ssid and tsid matched in one load" : "");
 	return 0;
 }
@@ -132,11 +132,10 @@ const struct recipe avc_recipe = {
 	.iterator = "hlist_for_each_entry_rcu(), prefetching before 3.0",
 	.chain_end = PFT_END_NULL,
 	.node_bytes = 64,		/* struct avc_node */
-	.hash = "xor",			/* murmur3 from 6.19: see avc_configure() */
+	.hash = &table_hash_xor,	/* murmur3 from 6.19: see avc_configure() */
 	.key_layout = "k0 = ssid | tsid << 32, k1 = tclass",
 	.check = avc_check,
 	.direct_layout = avc_key_pair,   /* the direct build matches the pair in one load */
-	.open = avc_open,
+	RECIPE_OPS(avc),
 	.configure = avc_configure,
-	.destroy = avc_destroy,
 };

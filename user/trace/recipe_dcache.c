@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Loader side of bpf/dcache.bpf.c: the addresses of dentry_hashtable and
+ * Loader side of bpf/recipes/dcache.bpf.c: the addresses of dentry_hashtable and
  * d_hash_shift from kallsyms. Two entries share the object: the RCU walk
  * (__d_lookup_rcu, nearly every lookup) and the ref walk (__d_lookup,
  * what a path walk falls back to when RCU walk gives up).
@@ -55,11 +55,10 @@ const struct recipe dcache_recipe = {
 	.iterator = "hlist_bl_for_each_entry_rcu()",
 	.chain_end = PFT_END_NULL,
 	.node_bytes = 192,		/* struct dentry */
-	.hash = "d_hash",
+	.hash = &table_hash_d_hash,
 	.key_layout = "k0 = d_name.hash_len (hash in the low 32 bits)",
-	.open = dcache_open,
+	RECIPE_OPS(dcache),
 	.configure = dcache_configure,
-	.destroy = dcache_destroy,
 };
 
 const struct recipe dcache_ref_recipe = {
@@ -71,9 +70,8 @@ const struct recipe dcache_ref_recipe = {
 	.iterator = "hlist_bl_for_each_entry_rcu()",
 	.chain_end = PFT_END_NULL,
 	.node_bytes = 192,		/* struct dentry */
-	.hash = "d_hash",
+	.hash = &table_hash_d_hash,
 	.key_layout = "k0 = d_name.hash_len (hash in the low 32 bits)",
-	.open = dcache_open,
+	RECIPE_OPS(dcache),
 	.configure = dcache_configure,
-	.destroy = dcache_destroy,
 };

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Loader side of bpf/inode.bpf.c. find_inode_fast() gets its bucket as
+ * Loader side of bpf/recipes/inode.bpf.c. find_inode_fast() gets its bucket as
  * an argument, so only the parameter order is checked (sb, head, ino
  * first on every kernel) and i_hash_shift located, to report the size.
  */
@@ -52,9 +52,8 @@ const struct recipe inode_recipe = {
 	.iterator = "hlist_for_each_entry_rcu(), prefetching before 3.0",
 	.chain_end = PFT_END_NULL,
 	.node_bytes = 640,		/* struct inode */
-	.hash = "inode_hash",
+	.hash = &table_hash_inode,
 	.key_layout = "k0 = i_sb, k1 = i_ino",
-	.open = inode_open,
+	RECIPE_OPS(inode),
 	.configure = inode_configure,
-	.destroy = inode_destroy,
 };

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
-/* Loader side of bpf/mount.bpf.c: mount_hashtable, m_hash_shift, m_hash_mask from kallsyms. */
+/* Loader side of bpf/recipes/mount.bpf.c: mount_hashtable, m_hash_shift, m_hash_mask from kallsyms. */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -46,9 +46,8 @@ const struct recipe mount_recipe = {
 	.iterator = "hlist_for_each_entry_rcu(), prefetching before 3.0",
 	.chain_end = PFT_END_NULL,
 	.node_bytes = 320,		/* struct mount */
-	.hash = "m_hash",
+	.hash = &table_hash_m_hash,
 	.key_layout = "k0 = &mnt_parent->mnt, k1 = mnt_mountpoint",
-	.open = mount_open,
+	RECIPE_OPS(mount),
 	.configure = mount_configure,
-	.destroy = mount_destroy,
 };

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Loader side of bpf/tcp.bpf.c: the parameter layout (8 parameters with
+ * Loader side of bpf/recipes/tcp.bpf.c: the parameter layout (8 parameters with
  * hashinfo up to 6.18, 7 without from 6.19) and the address of the
  * established-hash secret: a static (inet_ehash_secret.N) up to 6.8, and
  * net_hotdata.tcp_protocol.secret from 6.9, located through BTF.
@@ -85,9 +85,8 @@ const struct recipe tcp_recipe = {
 	.iterator = "sk_nulls_for_each_rcu()",
 	.chain_end = PFT_END_NULLS,
 	.node_bytes = 2368,		/* struct tcp_sock */
-	.hash = "ehash",
+	.hash = &table_hash_ehash,
 	.key_layout = "k0 = skc_hash",
-	.open = tcp_open,
+	RECIPE_OPS(tcp),
 	.configure = tcp_configure,
-	.destroy = tcp_destroy,
 };

@@ -13,6 +13,7 @@
 
 #include "kernel.h"
 #include "caps.h"
+#include "pmu_sysfs.h"
 #include "sampling.h"
 #include "sample.skel.h"
 
@@ -39,6 +40,7 @@ static const struct {
 int sample_event_parse(const char *name, struct perf_event_attr *attr, char *err, size_t errlen)
 {
 	pfm_perf_encode_arg_t arg;
+	struct pmu_event ev;
 	size_t i;
 	int rc;
 
@@ -49,6 +51,14 @@ int sample_event_parse(const char *name, struct perf_event_attr *attr, char *err
 			continue;
 		attr->type = common_events[i].type;
 		attr->config = common_events[i].config;
+		return 0;
+	}
+	/* the kernel's own list (perf list's names): "stall_backend", "armv8_pmuv3/stall/" */
+	if (!pmu_sysfs_event(name, &ev)) {
+		attr->type = ev.type;
+		attr->config = ev.config[0];
+		attr->config1 = ev.config[1];
+		attr->config2 = ev.config[2];
 		return 0;
 	}
 	/* raw PMU names ("INST_RETIRED.ANY", "amd64::...") from libpfm4's tables */
@@ -63,7 +73,8 @@ int sample_event_parse(const char *name, struct perf_event_attr *attr, char *err
 			return 0;
 	}
 	snprintf(err, errlen, "-e %s: unknown event (perf names: cycles, instructions, "
-		 "cache-misses, dTLB-load-misses, L1-dcache-load-misses, cpu-clock; or a PMU "
+		 "cache-misses, dTLB-load-misses, L1-dcache-load-misses, cpu-clock; a PMU's event "
+		 "in /sys/bus/event_source/devices/PMU/events, as EVENT or PMU/EVENT/; or a PMU "
 		 "event libpfm4 knows: %s)", name, pfm_strerror(rc));
 	return 2;
 }
@@ -99,12 +110,77 @@ static int open_event(struct perf_event_attr *attr, int cpu)
 	return (int)syscall(__NR_perf_event_open, attr, -1, cpu, -1, PERF_FLAG_FD_CLOEXEC);
 }
 
+/*
+ * Check that EVENT opens here; a hardware event that this machine
+ * cannot count becomes cpu-clock, and the result says so.
+ */
+static int event_or_fallback(struct sampler *s, const char *event, struct perf_event_attr *attr,
+			     char *err, size_t errlen)
+{
+	int fd = open_event(attr, 0);
+
+	if (fd < 0 && attr->type != PERF_TYPE_SOFTWARE &&
+	    (errno == ENOENT || errno == EOPNOTSUPP || errno == ENODEV || errno == EINVAL)) {
+		snprintf(s->res.note, sizeof(s->res.note), "%s is not supported on this machine "
+			 "(no hardware PMU); sampled cpu-clock instead", event);
+		s->res.fallback = true;
+		snprintf(s->res.event, sizeof(s->res.event), "cpu-clock");
+		attr->type = PERF_TYPE_SOFTWARE;
+		attr->config = PERF_COUNT_SW_CPU_CLOCK;
+		attr->config1 = attr->config2 = 0;
+		fd = open_event(attr, 0);
+	}
+	if (fd < 0) {
+		snprintf(err, errlen, "-e %s: cannot open the perf event: %s%s", event,
+			 strerror(errno), perf_denied_why(errno));
+		return -1;
+	}
+	close(fd);
+	return 0;
+}
+
+/* One event per online CPU, each running the sampling program. */
+static int attach_per_cpu(struct sampler *s, const char *event, struct perf_event_attr *attr,
+			  char *err, size_t errlen)
+{
+	int cpu, ncpus = libbpf_num_possible_cpus(), fd, open_errno = 0;
+
+	for (cpu = 0; cpu < ncpus && s->n < 1024; cpu++) {
+		fd = open_event(attr, cpu);
+		if (fd < 0) {
+			open_errno = errno;
+			continue;   /* an offline CPU */
+		}
+		s->fds[s->n] = fd;
+		s->links[s->n] = bpf_program__attach_perf_event(s->skel->progs.on_sample, fd);
+		if (!s->links[s->n]) {
+			snprintf(err, errlen, "sampling: attaching to cpu %d: %s", cpu, kerr_str(errno));
+			close(fd);
+			return -1;
+		}
+		s->n++;
+	}
+	/*
+	 * None at all is no offline CPU: the kernel lowered
+	 * perf_event_max_sample_rate under -F since the check (it does when
+	 * its sample interrupts run long, as under QEMU's TCG), or refused.
+	 */
+	if (!s->n) {
+		snprintf(err, errlen, "-e %s: the perf event opens on no CPU: %s%s", event,
+			 strerror(open_errno), open_errno == EINVAL ?
+			 " (-F above kernel.perf_event_max_sample_rate now?)" : "");
+		return -1;
+	}
+	s->res.cpus = s->n;
+	return 0;
+}
+
 struct sampler *sampler_start(const char *event, int freq, const unsigned long ranges[][2],
 			      int nranges, bool paused, char *err, size_t errlen)
 {
 	struct perf_event_attr attr;
 	struct sampler *s = calloc(1, sizeof(*s));
-	int cpu, ncpus = libbpf_num_possible_cpus(), i, fd;
+	int i;
 
 	if (!s) {
 		snprintf(err, errlen, "out of memory");
@@ -118,25 +194,8 @@ struct sampler *sampler_start(const char *event, int freq, const unsigned long r
 	attr.freq = 1;
 	attr.sample_freq = (__u64)freq;
 	attr.disabled = 0;
-	/* a hardware event that this machine cannot count: cpu-clock instead */
-	fd = open_event(&attr, 0);
-	if (fd < 0 && attr.type != PERF_TYPE_SOFTWARE &&
-	    (errno == ENOENT || errno == EOPNOTSUPP || errno == ENODEV || errno == EINVAL)) {
-		snprintf(s->res.note, sizeof(s->res.note), "%s is not supported on this machine "
-			 "(no hardware PMU); sampled cpu-clock instead", event);
-		s->res.fallback = true;
-		snprintf(s->res.event, sizeof(s->res.event), "cpu-clock");
-		attr.type = PERF_TYPE_SOFTWARE;
-		attr.config = PERF_COUNT_SW_CPU_CLOCK;
-		attr.config1 = attr.config2 = 0;
-		fd = open_event(&attr, 0);
-	}
-	if (fd < 0) {
-		snprintf(err, errlen, "-e %s: cannot open the perf event: %s%s", event,
-			 strerror(errno), perf_denied_why(errno));
+	if (event_or_fallback(s, event, &attr, err, errlen))
 		goto fail;
-	}
-	close(fd);
 	attr.disabled = paused;
 
 	s->skel = sample_bpf__open();
@@ -155,20 +214,8 @@ struct sampler *sampler_start(const char *event, int freq, const unsigned long r
 			 kerr_str(errno));
 		goto fail;
 	}
-	for (cpu = 0; cpu < ncpus && s->n < 1024; cpu++) {
-		fd = open_event(&attr, cpu);
-		if (fd < 0)
-			continue;   /* an offline CPU */
-		s->fds[s->n] = fd;
-		s->links[s->n] = bpf_program__attach_perf_event(s->skel->progs.on_sample, fd);
-		if (!s->links[s->n]) {
-			snprintf(err, errlen, "sampling: attaching to cpu %d: %s", cpu, kerr_str(errno));
-			close(fd);
-			goto fail;
-		}
-		s->n++;
-	}
-	s->res.cpus = s->n;
+	if (attach_per_cpu(s, event, &attr, err, errlen))
+		goto fail;
 	return s;
 fail:
 	sampler_free(s);
@@ -275,4 +322,63 @@ __u64 samples_in(const struct sample_result *r, unsigned long lo, unsigned long 
 __u64 samples_at(const struct sample_result *r, unsigned long ip)
 {
 	return samples_in(r, ip, ip + 1);
+}
+
+/*
+ * Start-up knows only where each function starts (its address came with
+ * the recipes' symbols, through BPF where the kernel offers it): a
+ * function's end needs the next symbol, which only a read of all of
+ * /proc/kallsyms tells, and that read was most of pftrace's start-up
+ * (~1 s of 1.8 under QEMU). So the sampler keeps the first
+ * PFT_SAMPLE_FN_BYTES from each start, and sample_result_trim() cuts
+ * to the true extent once kallsyms is read, after the trace.
+ */
+struct sampler *sampler_start_traced(const char *event, int freq, struct ksyms *ks,
+				     const char *const *names, int n, char *err, size_t errlen)
+{
+	unsigned long ranges[PFT_SAMPLE_RANGES][2];
+	int i, nranges = 0;
+
+	for (i = 0; i < n && nranges < PFT_SAMPLE_RANGES; i++) {
+		unsigned long addr = 0;
+
+		if (ksyms_address(ks, names[i], "tT", &addr) && addr) {
+			ranges[nranges][0] = addr;
+			ranges[nranges][1] = addr + PFT_SAMPLE_FN_BYTES;
+			nranges++;
+		}
+	}
+	if (!nranges) {
+		snprintf(err, errlen, "no traced function's address in /proc/kallsyms");
+		return NULL;
+	}
+	return sampler_start(event, freq, ranges, nranges, true, err, errlen);
+}
+
+void sample_result_trim(struct sample_result *r, const struct kfunc *const *fns, int n)
+{
+	__u64 kept = 0;
+	int i, j, nips = 0;
+
+	for (j = 0; j < r->nips; j++) {
+		for (i = 0; i < n; i++) {
+			const struct kfunc *f = fns[i];
+
+			if (f && r->ips[j].ip >= f->addr && r->ips[j].ip < f->addr + f->size)
+				break;
+		}
+		if (i == n)
+			continue;
+		kept += r->ips[j].count;
+		r->ips[nips++] = r->ips[j];
+	}
+	r->nips = nips;
+	r->counts.kept = kept;
+	for (i = 0; i < n; i++) {
+		const struct kfunc *f = fns[i];
+
+		if (f && f->size > PFT_SAMPLE_FN_BYTES && !r->note[0])
+			snprintf(r->note, sizeof(r->note), "%s is %lu bytes; samples past its first "
+				 "%d were not kept", f->name, f->size, PFT_SAMPLE_FN_BYTES);
+	}
 }

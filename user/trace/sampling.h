@@ -33,6 +33,25 @@ int sample_freq_check(long hz, char *err, size_t errlen);
 struct sampler *sampler_start(const char *event, int freq, const unsigned long ranges[][2],
 			      int nranges, bool paused, char *err, size_t errlen);
 void sampler_resume(struct sampler *s);
+
+/* Beside a trace: the first bytes of each traced function sampled, until trimmed. */
+#define PFT_SAMPLE_FN_BYTES 16384
+struct ksyms;
+struct kfunc;
+/*
+ * Set up paused on the first PFT_SAMPLE_FN_BYTES of each of the N
+ * functions NAMES (their starts from KS). NULL, with why, when none is
+ * in kallsyms or the sampler cannot start: the trace goes on without.
+ */
+struct sampler *sampler_start_traced(const char *event, int freq, struct ksyms *ks,
+				     const char *const *names, int n, char *err, size_t errlen);
+/*
+ * After the trace: the samples cut to the traced functions' true extent
+ * FNS[N] (kallsyms, read once nothing is traced; NULL: not there);
+ * counts.kept counts those, and note says where a function was longer
+ * than what the sampler kept.
+ */
+void sample_result_trim(struct sample_result *r, const struct kfunc *const *fns, int n);
 /* Stop sampling and collect; the result stays valid after sampler_free. */
 int sampler_finish(struct sampler *s, struct sample_result *out);
 void sampler_free(struct sampler *s);

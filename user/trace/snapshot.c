@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The loader side of bpf/snapshot.bpf.h: run a recipe's snapshot_table
+ * The loader side of bpf/snapshot.bpf.h: run a recipe's snapshot
  * program until it has walked every bucket, collecting chain lengths and
  * keys, then once more to see whether the table moved underneath.
  */
@@ -17,28 +17,22 @@
 #include "progress.h"
 #include "snapshot.h"
 
-#define SNAP_PROG "snapshot_table"
 #define NOT_IN_RUN 0xffffffffU
 
 int snapshot_prepare(struct target *t, bool count_keys, unsigned int key_limit,
 		     char *err, size_t errlen)
 {
-	struct bpf_program *prog = bpf_object__find_program_by_name(t->obj, SNAP_PROG);
-	struct bpf_map *keys = bpf_object__find_map_by_name(t->obj, "key_counts");
-	struct bpf_map *cfg_map = bpf_object__find_map_by_name(t->obj, ".rodata.walk");
-	struct walk_config *cfg;
-	size_t size = 0;
+	struct walk_config *cfg = t->bpf.config;
 
-	if (!prog || !keys || !cfg_map) {
+	if (!t->bpf.snapshot || !t->bpf.key_counts || !cfg) {
 		snprintf(err, errlen, "%s: this build's BPF object has no snapshot program",
 			 t->recipe->traced);
 		return -ENOENT;
 	}
-	bpf_program__set_autoload(prog, true);
+	bpf_program__set_autoload(t->bpf.snapshot, true);
 	if (!count_keys)
 		return 0;
-	cfg = (struct walk_config *)bpf_map__initial_value(cfg_map, &size);
-	if (!cfg || size < sizeof(*cfg) || bpf_map__set_max_entries(keys, key_limit)) {
+	if (bpf_map__set_max_entries(t->bpf.key_counts, key_limit)) {
 		snprintf(err, errlen, "%s: cannot set up the key counts", t->recipe->traced);
 		return -EINVAL;
 	}
@@ -68,97 +62,122 @@ struct walk_result {
 	__u64 restarts;   /* buckets walked again (a run's end, or a nulls marker not theirs) */
 };
 
+/* One run of the snapshot program over BUF (map FD): 0, or -errno with err. */
+static int snap_run(const struct target *t, int fd, struct snap_buf *buf, char *err,
+		    size_t errlen)
+{
+	LIBBPF_OPTS(bpf_test_run_opts, run);
+	const char *func = t->recipe->traced;
+	__u32 zero = 0;
+	int rc;
+
+	buf->st.buckets_done = 0;
+	buf->st.nodes = 0;
+	/* a bucket carried over from the last run did not begin in this one */
+	buf->st.bucket_nodes = NOT_IN_RUN;
+	if (bpf_map_update_elem(fd, &zero, buf, BPF_ANY) ||
+	    bpf_prog_test_run_opts(bpf_program__fd(t->bpf.snapshot), &run) ||
+	    bpf_map_lookup_elem(fd, &zero, buf)) {
+		rc = -errno;
+		snprintf(err, errlen, "%s: running the snapshot program failed: %s", func,
+			 kerr_str(-rc));
+		return rc;
+	}
+	if (buf->st.err) {
+		snprintf(err, errlen, "%s: the snapshot could not %s (%s)", func,
+			 buf->st.slots ? "read the table" : "find the table",
+			 kerr_str(-buf->st.err));
+		return buf->st.err;
+	}
+	return 0;
+}
+
+/* After the first run: the table's size, and room for each bucket's chain. */
+static int walk_result_size(const struct target *t, const struct snap_buf *buf,
+			    struct walk_result *w, char *err, size_t errlen)
+{
+	if (!buf->st.slots || buf->st.slots > (1ULL << 32)) {
+		snprintf(err, errlen, "%s: the table claims %llu buckets", t->recipe->traced,
+			 (unsigned long long)buf->st.slots);
+		return -EINVAL;
+	}
+	w->slots = buf->st.slots;
+	w->chain = calloc(w->slots, sizeof(*w->chain));
+	w->sig = calloc(w->slots, sizeof(*w->sig));
+	return w->chain && w->sig ? 0 : -ENOMEM;
+}
+
+/*
+ * A run that ends inside a chain: between runs nothing holds the RCU
+ * read lock, and the node it stopped at may be freed. Walk that bucket
+ * again from its head in the next run, unless it began this run's very
+ * first step (a chain longer than a run, where starting again would
+ * never end). 1 when it does.
+ */
+static int rewind_cut_bucket(struct snap_buf *buf)
+{
+	if (!buf->st.in_chain || buf->st.bucket_nodes == NOT_IN_RUN ||
+	    (!buf->st.buckets_done && !buf->st.bucket_nodes))
+		return 0;
+	buf->st.nodes = buf->st.bucket_nodes;
+	buf->st.in_chain = 0;
+	return 1;
+}
+
+/* A run's output onto W: the buckets it finished, and the keys it kept. */
+static int keep_run(struct walk_result *w, const struct snap_buf *buf, bool with_keys,
+		    __u64 *done)
+{
+	__u32 i;
+
+	for (i = 0; i < buf->st.buckets_done && *done < w->slots; i++, (*done)++) {
+		w->chain[*done] = buf->chain[i];
+		w->sig[*done] = buf->chain_sig[i];
+	}
+	if (!with_keys || !buf->st.nodes)
+		return 0;
+	if (w->nkeys + buf->st.nodes > w->cap_keys) {
+		__u64 cap = (w->cap_keys ? w->cap_keys * 2 : 4096) + buf->st.nodes;
+		struct snap_key *k = realloc(w->keys, cap * sizeof(*k));
+
+		if (!k)
+			return -ENOMEM;
+		w->keys = k;
+		w->cap_keys = cap;
+	}
+	memcpy(w->keys + w->nkeys, buf->keys, buf->st.nodes * sizeof(*w->keys));
+	w->nkeys += buf->st.nodes;
+	return 0;
+}
+
 static int walk_table(struct target *t, bool with_keys, struct walk_result *w,
 		      char *err, size_t errlen)
 {
-	LIBBPF_OPTS(bpf_test_run_opts, run);
-	struct bpf_program *prog = bpf_object__find_program_by_name(t->obj, SNAP_PROG);
-	struct bpf_map *map = bpf_object__find_map_by_name(t->obj, ".data.snap");
 	const char *func = t->recipe->traced;
 	struct snap_buf *buf;
-	__u64 done = 0, runs = 0, restarts = 0;
-	__u32 zero = 0, i;
-	int fd, rc = 0;
+	__u64 done = 0, restarts = 0;
+	int fd = bpf_map__fd(t->bpf.snap), rc = 0;
 
 	memset(w, 0, sizeof(*w));
-	if (!prog || bpf_program__fd(prog) < 0 || !map ||
-	    bpf_map__value_size(map) != sizeof(struct snap_buf)) {
+	if (!t->bpf.snapshot || bpf_program__fd(t->bpf.snapshot) < 0 || fd < 0 ||
+	    bpf_map__value_size(t->bpf.snap) != sizeof(struct snap_buf)) {
 		snprintf(err, errlen, "%s: the snapshot program is not loaded", func);
 		return -ENOENT;
 	}
-	fd = bpf_map__fd(map);
 	buf = calloc(1, sizeof(*buf));
 	if (!buf)
 		return -ENOMEM;
 	buf->st.with_keys = with_keys;
 	for (;;) {
-		buf->st.buckets_done = 0;
-		buf->st.nodes = 0;
-		/* a bucket carried over from the last run did not begin in this one */
-		buf->st.bucket_nodes = NOT_IN_RUN;
-		if (bpf_map_update_elem(fd, &zero, buf, BPF_ANY) ||
-		    bpf_prog_test_run_opts(bpf_program__fd(prog), &run) ||
-		    bpf_map_lookup_elem(fd, &zero, buf)) {
-			rc = -errno;
-			snprintf(err, errlen, "%s: running the snapshot program failed: %s", func,
-				 kerr_str(-rc));
+		rc = snap_run(t, fd, buf, err, errlen);
+		if (!rc && !w->chain)
+			rc = walk_result_size(t, buf, w, err, errlen);
+		if (rc)
 			break;
-		}
-		if (buf->st.err) {
-			rc = buf->st.err;
-			snprintf(err, errlen, "%s: the snapshot could not %s (%s)", func,
-				 buf->st.slots ? "read the table" : "find the table",
-				 kerr_str(-rc));
+		restarts += rewind_cut_bucket(buf);
+		rc = keep_run(w, buf, with_keys, &done);
+		if (rc)
 			break;
-		}
-		if (!w->chain) {
-			if (!buf->st.slots || buf->st.slots > (1ULL << 32)) {
-				snprintf(err, errlen, "%s: the table claims %llu buckets", func,
-					 (unsigned long long)buf->st.slots);
-				rc = -EINVAL;
-				break;
-			}
-			w->slots = buf->st.slots;
-			w->chain = calloc(w->slots, sizeof(*w->chain));
-			w->sig = calloc(w->slots, sizeof(*w->sig));
-			if (!w->chain || !w->sig) {
-				rc = -ENOMEM;
-				break;
-			}
-		}
-		/*
-		 * A run that ends inside a chain: between runs nothing holds
-		 * the RCU read lock, and the node it stopped at may be freed.
-		 * Walk that bucket again from its head in the next run, unless
-		 * it began this run's very first step (a chain longer than a
-		 * run, where starting again would never end).
-		 */
-		if (buf->st.in_chain && buf->st.bucket_nodes != NOT_IN_RUN &&
-		    (buf->st.buckets_done || buf->st.bucket_nodes)) {
-			buf->st.nodes = buf->st.bucket_nodes;
-			buf->st.in_chain = 0;
-			restarts++;
-		}
-		for (i = 0; i < buf->st.buckets_done && done < w->slots; i++, done++) {
-			w->chain[done] = buf->chain[i];
-			w->sig[done] = buf->chain_sig[i];
-		}
-		if (with_keys && buf->st.nodes) {
-			if (w->nkeys + buf->st.nodes > w->cap_keys) {
-				__u64 cap = (w->cap_keys ? w->cap_keys * 2 : 4096) + buf->st.nodes;
-				struct snap_key *k = realloc(w->keys, cap * sizeof(*k));
-
-				if (!k) {
-					rc = -ENOMEM;
-					break;
-				}
-				w->keys = k;
-				w->cap_keys = cap;
-			}
-			memcpy(w->keys + w->nkeys, buf->keys, buf->st.nodes * sizeof(*w->keys));
-			w->nkeys += buf->st.nodes;
-		}
-		runs++;
 		progress("snapshot %s: %llu of %llu buckets", func, (unsigned long long)done,
 			 (unsigned long long)w->slots);
 		if (buf->st.bucket >= w->slots)
@@ -173,7 +192,6 @@ static int walk_table(struct target *t, bool with_keys, struct walk_result *w,
 			 (unsigned long long)done, (unsigned long long)w->slots);
 		rc = -EIO;
 	}
-	(void)runs;
 	return rc;
 }
 
@@ -250,7 +268,8 @@ int snapshot_take(struct target *t, struct table_snapshot *out, char *err, size_
 int snapshot_read_counts(struct target *t, struct table_snapshot *out, int ncpus,
 			 char *err, size_t errlen)
 {
-	struct bpf_map *map = bpf_object__find_map_by_name(t->obj, "key_counts");
+	struct bpf_map *map = t->bpf.key_counts;
+	int counters_fd = bpf_map__fd(t->bpf.chain_counters);
 	struct snap_key key, next, *prev = NULL;
 	struct chain_counters sum, *percpu;
 	struct key_hits kh;
@@ -280,7 +299,7 @@ int snapshot_read_counts(struct target *t, struct table_snapshot *out, int ncpus
 		out->counts[out->ncounts].misses = kh.misses;
 		out->ncounts++;
 	}
-	if (t->counters_fd >= 0 && !bpf_map_lookup_elem(t->counters_fd, &zero, percpu)) {
+	if (counters_fd >= 0 && !bpf_map_lookup_elem(counters_fd, &zero, percpu)) {
 		chain_counters_sum(&sum, percpu, ncpus, sizeof(*percpu));
 		out->counts_dropped = sum.keys_dropped;
 	}

@@ -14,8 +14,17 @@
 #include "suggest.h"
 #include "targets.h"
 
-/* The registry: one name per recipe, NAME_recipe defined in user/trace/recipe_*.c. */
-#define RECIPES(X) X(avc) X(dcache) X(dcache_ref) X(inode) X(mount) X(tcp)
+/*
+ * The registry, a line per recipe: NAME_recipe is defined in
+ * user/trace/recipe_NAME.c (recipe_dcache.c defines dcache_ref too).
+ */
+#define RECIPES(X)		\
+	X(avc)			\
+	X(dcache)		\
+	X(dcache_ref)		\
+	X(inode)		\
+	X(mount)		\
+	X(tcp)
 
 #define DECLARE_RECIPE(name) extern const struct recipe name##_recipe;
 #define LIST_RECIPE(name) &name##_recipe,
@@ -84,7 +93,8 @@ const struct recipe *recipe_for(const char *func)
 	const char *const *alias;
 
 	for (r = recipes; *r; r++) {
-		if (!strcmp((*r)->traced, func))
+		/* the function it traces, or its name as pftrace list prints it */
+		if (!strcmp((*r)->traced, func) || !strcmp((*r)->name, func))
 			return *r;
 		for (alias = (*r)->answers_to; alias && *alias; alias++)
 			if (!strcmp(*alias, func))
@@ -177,8 +187,6 @@ int plan_target(struct target *t, const char *requested,
 	memset(t, 0, sizeof(*t));
 	t->requested = requested;
 	t->opts = o;
-	t->counters_fd = -1;
-	t->agreed_fd = -1;
 	if (!r) {
 		const char *close = suggest_function(requested);
 
@@ -200,7 +208,8 @@ int plan_target(struct target *t, const char *requested,
 			 "(inlined or renamed in %s)", requested, r->traced, kf->release);
 		return -ENOENT;
 	}
-	if (strcmp(requested, r->traced))
+	/* -f avc names the recipe: no function to stand in for */
+	if (strcmp(requested, r->traced) && strcmp(requested, r->name))
 		explain_substitute(t, requested, r->traced, kf);
 	if (!probe) {
 		t->method = force == KNOB_ATTACH_KPROBE ? ATTACH_KPROBE : ATTACH_FEXIT;

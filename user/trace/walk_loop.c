@@ -6,38 +6,8 @@
 #include "walk_loop.h"
 
 #define MAX_PATHS 4096
-
-/* A direct jump's target ("jne 0xffffffff81234567"), or 0. */
-static unsigned long jump_target(const struct insn *in)
-{
-	char *end;
-	unsigned long t;
-
-	if (in->mnemonic[0] != 'j' || strncmp(in->operands, "0x", 2))
-		return 0;
-	t = strtoul(in->operands, &end, 16);
-	return *end ? 0 : t;
-}
-
-static bool is_uncond(const struct insn *in)
-{
-	return !strcmp(in->mnemonic, "jmp");
-}
-
-/* mov REG, qword ptr [REG ...]: pos = pos->next, the walk's own step */
-static bool chases_pointer(const struct insn *in)
-{
-	const char *comma = strchr(in->operands, ',');
-	size_t len;
-
-	if (strcmp(in->mnemonic, "mov") || !comma)
-		return false;
-	len = (size_t)(comma - in->operands);
-	return len >= 2 && len < 8 && in->operands[0] == 'r' &&
-	       !strncmp(comma, ", qword ptr [", 13) &&
-	       !strncmp(comma + 13, in->operands, len) &&
-	       (comma[13 + len] == ']' || comma[13 + len] == ' ');
-}
+#define MAX_STEPS (64L * MAX_PATHS)
+#define MAX_OUTSIDE 32
 
 static int index_of(const struct insn *insns, int n, unsigned long addr)
 {
@@ -58,47 +28,57 @@ static int index_of(const struct insn *insns, int n, unsigned long addr)
 
 struct path_walk {
 	const struct insn *insns;
-	int head, last;
+	int n, head, last;
+	unsigned char *onpath;   /* the instructions of the path being followed */
 	int min, max, paths;
-	int visits;        /* branches followed: bounds the search, whatever the code */
+	long steps;              /* instructions followed: bounds the search, whatever the code */
 };
 
-/* Every way from K once round to the head; LEN instructions so far. */
-static void follow(struct path_walk *pw, int k, int len)
+static void follow(struct path_walk *pw, int k, int len, int outside);
+
+/*
+ * Instruction K on a path once round, LEN instructions before it and
+ * OUTSIDE of them past the loop's last back edge: compilers put the rare
+ * cases of a walk's compare there (6.12's arm64 avc_lookup compares tsid
+ * and tclass after its ret, and branches back into the loop).
+ */
+static void step(struct path_walk *pw, int k, int len, int outside)
 {
-	if (++pw->visits > 4 * MAX_PATHS)
+	const struct insn *in = &pw->insns[k];
+	bool branch = in->flow == FLOW_BRANCH || in->flow == FLOW_JUMP;
+	int ti = branch && in->target ? index_of(pw->insns, pw->n, in->target) : -1;
+
+	len++;
+	outside += k > pw->last;
+	if (in->flow == FLOW_END)
 		return;
-	while (k <= pw->last && pw->paths < MAX_PATHS && len < 512) {
-		const struct insn *in = &pw->insns[k];
-		unsigned long t = jump_target(in);
-		int ti = t ? index_of(pw->insns, pw->last + 1, t) : -1;
-
-		len++;
-		if (!strncmp(in->mnemonic, "ret", 3) || !strcmp(in->mnemonic, "ud2"))
-			return;
-		if (in->mnemonic[0] == 'j' && (ti == pw->head)) {
-			/* once round */
-			pw->paths++;
-			if (!pw->min || len < pw->min)
-				pw->min = len;
-			if (len > pw->max)
-				pw->max = len;
-			if (is_uncond(in))
-				return;
-		} else if (in->mnemonic[0] == 'j') {
-			bool inside = ti > k && ti <= pw->last;
-
-			if (is_uncond(in)) {
-				if (!inside)
-					return;   /* leaves the loop, or an indirect jump */
-				k = ti;
-				continue;
-			}
-			if (inside)
-				follow(pw, ti, len);
-		}
-		k++;
+	pw->onpath[k] = 1;
+	if (ti == pw->head) {
+		/* once round */
+		pw->paths++;
+		if (!pw->min || len < pw->min)
+			pw->min = len;
+		if (len > pw->max)
+			pw->max = len;
+	} else if (ti >= 0) {
+		follow(pw, ti, len, outside);
 	}
+	if (in->flow != FLOW_JUMP)
+		follow(pw, k + 1, len, outside);
+	pw->onpath[k] = 0;
+}
+
+/*
+ * Every way from K once round to the head. A path never goes above the
+ * head nor crosses an instruction twice (an inner loop is not once
+ * round), and spends at most MAX_OUTSIDE instructions past the loop.
+ */
+static void follow(struct path_walk *pw, int k, int len, int outside)
+{
+	if (k <= pw->head || k >= pw->n || pw->onpath[k] || len >= 512 ||
+	    outside > MAX_OUTSIDE || pw->paths >= MAX_PATHS || ++pw->steps > MAX_STEPS)
+		return;
+	step(pw, k, len, outside);
 }
 
 int find_walk_loop(const struct insn *insns, int n, struct walk_loop *out)
@@ -111,32 +91,45 @@ int find_walk_loop(const struct insn *insns, int n, struct walk_loop *out)
 		return -1;
 	/* every back edge to a head whose body chases a pointer: the head's last one */
 	for (j = 0; j < n; j++) {
-		unsigned long t = jump_target(&insns[j]);
+		unsigned long t = insns[j].target;
 		bool chase = false;
 
 		if (!t || t > insns[j].addr || (i = index_of(insns, n, t)) < 0)
 			continue;
 		for (k = i; k <= j && !chase; k++)
-			chase = chases_pointer(&insns[k]);
+			chase = insns[k].chases_pointer;
 		if (chase && j > last[i])
 			last[i] = j;
 	}
-	/* the innermost such loop */
-	for (i = 0; i < n; i++)
-		if (last[i] && (head < 0 || last[i] - i < last[head] - head))
-			head = i;
-	if (head >= 0) {
-		struct path_walk pw = { .insns = insns, .head = head, .last = last[head] };
+	/*
+	 * The innermost such loop that a path goes round: code that only
+	 * looks like one (7.2's arm64 avc_lookup re-reads the preempt count
+	 * through current, ldr x0, [x0, #8], between a label and a branch
+	 * back to it that no path returns by) is passed over for the next.
+	 */
+	for (;;) {
+		struct path_walk pw = { .insns = insns, .n = n };
 
-		follow(&pw, head, 0);
+		head = -1;
+		for (i = 0; i < n; i++)
+			if (last[i] > 0 && (head < 0 || last[i] - i < last[head] - head))
+				head = i;
+		if (head < 0)
+			break;
+		pw.head = head;
+		pw.last = last[head];
+		pw.onpath = calloc((size_t)n, 1);
+		if (pw.onpath)
+			step(&pw, head, 0, 0);
+		free(pw.onpath);
 		if (pw.paths) {
 			out->head = insns[head].addr;
 			out->body = last[head] - head + 1;
 			out->min_path = pw.min;
 			out->max_path = pw.max;
-		} else {
-			head = -1;
+			break;
 		}
+		last[head] = -1;       /* not a loop a walk goes round */
 	}
 	free(last);
 	return head >= 0 ? 0 : -1;

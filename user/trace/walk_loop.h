@@ -2,10 +2,10 @@
 /*
  * The chain-walk loop of a traced function, found in its machine code:
  * the loop whose body follows a pointer from the register it loads into
- * (mov REG, [REG + off], the walk's pos = pos->next), and the shortest
- * and longest path once round it, in instructions. Under QEMU -icount a
- * guest instruction takes one nanosecond, so --latency's cost per node
- * must lie between the two.
+ * (x86's mov REG, [REG + off], arm64's ldr xN, [xN, #off]: the walk's
+ * pos = pos->next), and the shortest and longest path once round it, in
+ * instructions. Under QEMU -icount a guest instruction takes one
+ * nanosecond, so --latency's cost per node must lie between the two.
  */
 #ifndef PFT_WALK_LOOP_H
 #define PFT_WALK_LOOP_H

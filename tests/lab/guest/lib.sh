@@ -1,5 +1,6 @@
-# Helpers for scripts that run inside the lab guest (busybox sh). Their
-# output is split by tests/lab/suite on the "=== " marker lines.
+# Helpers for scripts that run inside the lab guest (busybox sh). The
+# suite splits their output on the "=== " marker lines: each block that
+# emit prints becomes a file the case's check.sh reads (tests/lab/lib.sh).
 
 # emit NAME FILE: print FILE between markers
 emit() {

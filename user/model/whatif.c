@@ -1,0 +1,208 @@
+// SPDX-License-Identifier: GPL-2.0
+#include <errno.h>
+#include <string.h>
+
+#include "latency.h"
+#include "whatif.h"
+
+/* H's cost at 2^bits buckets, timed on its first use */
+static struct estimate hash_cost(struct whatif_costs *c, const struct table_hash *h,
+				 unsigned int bits)
+{
+	int i = table_hash_index(h);
+
+	if (i < 0)
+		return c->time_hash(h, bits);
+	if (!c->known[i]) {
+		c->hash[i] = c->time_hash(h, bits);
+		c->known[i] = true;
+	}
+	return c->hash[i];
+}
+
+/* What a node costs: the run's --latency fit where it is in ns, else a warm walk here. */
+static void price_node(struct whatif_table *w, struct whatif_costs *c)
+{
+	const struct target_report *t = w->t;
+
+	/* a fit whose interval reaches zero, or whose medians stray off its line, says nothing a verdict can use */
+	if (t->latency_fit && t->latency_unit && !strcmp(t->latency_unit, "ns") &&
+	    t->latency_fit->per_node_lo > 0 && !latency_fit_poor(t->latency_fit)) {
+		w->node_cost.median = t->latency_fit->per_node;
+		w->node_cost.lo = t->latency_fit->per_node_lo;
+		w->node_cost.hi = t->latency_fit->per_node_hi;
+		w->node_cost_source = "the run's --latency fit";
+		return;
+	}
+	w->node_cost = c->time_node();
+	w->node_cost_source = "a warm walk of 64-byte nodes on this CPU (replay's)";
+}
+
+/*
+ * The next layout, (H, BITS): the first is the kernel's own, whose keys
+ * (OWN: in its chain order) give the identity and the walk the others
+ * are judged against. 0, or what predict_layout() returned.
+ */
+static int lay_out(struct whatif_table *w, const struct table_hash *h, unsigned int bits,
+		   bool own, struct whatif_costs *c)
+{
+	const struct table_snapshot *s = w->t->snapshot;
+	struct whatif_layout *l = &w->layouts[w->nlayouts], *first = &w->layouts[0];
+	double now_exact;
+	int rc;
+
+	memset(l, 0, sizeof(*l));
+	if (c->laying_out)
+		c->laying_out(w, h, bits);
+	rc = (own ? predict_own_layout : predict_layout)(&l->p, h, bits, s->keys, s->nkeys,
+		w->counted ? w->weigh->counts : NULL, w->counted ? w->weigh->ncounts : 0, w->redrawn);
+	if (rc)
+		return rc;
+	if (w->nlayouts++ == 0) {
+		w->identity = table_shape_equal(&l->p.shape, &s->shape);
+		if (w->counted) {
+			price_node(w, c);
+			w->hash_now = hash_cost(c, h, bits);
+			w->priced = true;
+		}
+		return 0;
+	}
+	if (!w->counted)
+		return 0;
+	now_exact = first->p.mean_walk_in_order >= 0 ? first->p.mean_walk_in_order : first->p.mean_walk;
+	verdict_compute(first->p.mean_walk, l->p.mean_walk, now_exact, l->p.mean_walk_lo,
+			l->p.mean_walk_hi, w->node_cost, w->hash_now, hash_cost(c, h, bits), &l->v);
+	l->has_verdict = true;
+	return 0;
+}
+
+/* The hashes to lay the keys out under: those asked that fit the keys, else all that do. */
+static int candidate_hashes(const struct whatif_ask *q, const struct table_hash *current,
+			    const struct table_hash **out)
+{
+	const struct table_hash *h;
+	int n = 0, i;
+
+	for (i = 0; i < q->nhashes; i++)
+		if (table_hash_compatible(current, q->hashes[i]))
+			out[n++] = q->hashes[i];
+	if (n)
+		return n;
+	/* the current hash is in the registry: at least itself */
+	for (i = 0; (h = table_hash_at(i)); i++)
+		if (table_hash_compatible(current, h))
+			out[n++] = h;
+	return n;
+}
+
+/* The sizes to try: those asked, else the keys' own range, else the kernel's -1 to +3. */
+static int candidate_bits(const struct whatif_ask *q, const struct table_snapshot *s,
+			  const struct table_hash *current, unsigned int *bits)
+{
+	const struct table_keys *k = current->keys;
+	int n = 0, i;
+
+	if (q->nbits) {
+		memcpy(bits, q->bits, (size_t)q->nbits * sizeof(*bits));
+		return q->nbits;
+	}
+	if (k->whatif_bits_min) {
+		for (i = (int)k->whatif_bits_min; i <= (int)k->whatif_bits_max; i++)
+			bits[n++] = (unsigned int)i;
+		return n;
+	}
+	for (i = -1; i <= 3; i++)
+		if ((int)s->bits + i >= 1 && (int)s->bits + i <= PFT_TABLE_MAX_BITS)
+			bits[n++] = (unsigned int)((int)s->bits + i);
+	return n;
+}
+
+/* RC, the status line cleared */
+static int laid_out(struct whatif_costs *c, int rc)
+{
+	if (c->laid_out)
+		c->laid_out();
+	return rc;
+}
+
+int whatif_weigh(struct whatif_table *w, const struct whatif_ask *q,
+		 const struct target_report *t, const struct table_snapshot *weigh,
+		 struct whatif_costs *c)
+{
+	const struct table_snapshot *s = t->snapshot;
+	const struct table_hash *hashes[TABLE_HASHES_MAX];
+	unsigned int sizes[WHATIF_MAX_LAYOUTS];
+	int nh, nb, i, j;
+
+	memset(w, 0, sizeof(*w));
+	w->t = t;
+	w->weigh = weigh;
+	w->counted = weigh->counted;
+	w->redrawn = q->redrawn;
+	w->current = q->forced_current ? q->forced_current : s->hash;
+	if (!table_hash_compatible(s->hash, w->current))
+		return -EINVAL;
+	nh = candidate_hashes(q, w->current, hashes);
+	nb = candidate_bits(q, s, w->current, sizes);
+	w->planned = 1;
+	for (i = 0; i < nb; i++)
+		for (j = 0; j < nh; j++)
+			w->planned += !(hashes[j] == w->current && sizes[i] == s->bits);
+	if (w->planned > WHATIF_MAX_LAYOUTS)
+		w->planned = WHATIF_MAX_LAYOUTS;
+	/* the snapshot's keys are in its chain order, unless another hash is taken for its own */
+	if (lay_out(w, w->current, s->bits, !q->forced_current, c)) {
+		w->failed_bits = s->bits;
+		return laid_out(c, -ENOMEM);
+	}
+	for (i = 0; i < nb; i++)
+		for (j = 0; j < nh && w->nlayouts < WHATIF_MAX_LAYOUTS; j++) {
+			if (hashes[j] == w->current && sizes[i] == s->bits)
+				continue;
+			if (lay_out(w, hashes[j], sizes[i], false, c)) {
+				w->failed_bits = sizes[i];
+				return laid_out(c, -ENOMEM);
+			}
+		}
+	return laid_out(c, 0);
+}
+
+int whatif_weigh_report(struct whatif_table *w, const struct target_report *t,
+			struct whatif_costs *c)
+{
+	const struct table_snapshot *s = t->snapshot;
+	const struct table_hash *h;
+	int i;
+
+	memset(w, 0, sizeof(*w));
+	if (!s || !s->counted || !s->keys || !t->sum.self_check_ok)
+		return -1;
+	w->t = t;
+	w->weigh = s;
+	w->counted = true;
+	w->current = s->hash;
+	w->planned = 1;
+	for (i = 0; (h = table_hash_at(i)); i++)
+		if (table_hash_compatible(s->hash, h))
+			w->planned += (h != s->hash) + (s->bits + 1 <= PFT_TABLE_MAX_BITS);
+	if (lay_out(w, s->hash, s->bits, true, c))
+		return laid_out(c, -1);
+	for (i = 0; (h = table_hash_at(i)); i++) {
+		if (!table_hash_compatible(s->hash, h))
+			continue;
+		if (h != s->hash)
+			lay_out(w, h, s->bits, false, c);
+		if (s->bits + 1 <= PFT_TABLE_MAX_BITS)
+			lay_out(w, h, s->bits + 1, false, c);
+	}
+	return laid_out(c, 0);
+}
+
+void whatif_table_free(struct whatif_table *w)
+{
+	int i;
+
+	for (i = 0; i < w->nlayouts; i++)
+		layout_prediction_free(&w->layouts[i].p);
+	w->nlayouts = 0;
+}
