@@ -789,7 +789,7 @@ check "merge leaves one run's latency fit out too, and says so" \
 	sh -c "jq -e '.targets[0] | has(\"latency\") | not' mlat.json && grep -q 'latency fits are one run' mlat.json mlat-note.txt"
 
 # merge of many files holds one at a time: its peak memory does not grow
-# with their number (SAFETY_MERGE_FILES=100000 for the count)
+# with their number (SAFETY_MERGE_FILES=100000 tries a fleet of that many)
 peak_exec_kb() { # COMMAND...: the peak RSS of COMMAND itself (GNU time), in kB
 	/usr/bin/time -f %M -o peak.kb "$@" >/dev/null 2>&1
 	cat peak.kb

@@ -371,7 +371,7 @@ static void test_refusals(void **state)
 
 #define TARGET_HEAD "{\"tool\": \"pftrace\", \"schema\": 1, \"targets\": [{\"traced\": \"f\", "
 
-/* issue 13: counts that do not fit, or do not add up, are refused on read */
+/* counts that do not fit, or do not add up, are refused on read */
 static void test_refusals_of_counts(void **state)
 {
 	refuse("{\"tool\": \"pftrace\", \"schema\": 0, \"targets\": []}", "schema 0 does not exist");
@@ -399,7 +399,7 @@ static void test_refusals_of_counts(void **state)
 	       "a walk of no node cannot hit");
 }
 
-/* issue 13: a text whose json-c tree would dwarf it is refused unparsed */
+/* a text whose json-c tree would dwarf it is refused unparsed */
 static void test_refuses_costly_trees(void **state)
 {
 	size_t n = 200000, i;
