@@ -99,7 +99,7 @@ static __always_inline void account_agreed(enum pft_body body, __u64 result)
 }
 
 /* --by's charge (by.bpf.h), defined after account_walk() as .text lays them out */
-__noinline int account_by(__u64 packed);
+__noinline int account_by(__u64 packed, __u64 owner);
 
 /*
  * Account one lookup: the kernel's verdict (kernel_found != 0 means it
@@ -115,7 +115,7 @@ static __always_inline void account_lookup(enum pft_body body, const struct chai
 	else
 		account_walk(w->result | (kernel_found ? KERNEL_FOUND : 0));
 	if (SETTING(body, by))
-		account_by(w->result | (kernel_found ? KERNEL_FOUND : 0));
+		account_by(w->result | (kernel_found ? KERNEL_FOUND : 0), w->owner);
 }
 
 #endif /* ACCOUNT_BPF_H */

@@ -2,12 +2,14 @@
 #ifndef BY_BPF_H
 #define BY_BPF_H
 
+#include <bpf/bpf_core_read.h>
 #include "settings.bpf.h"
 #include "counters.bpf.h"
 
 /*
- * --by: the lookup's walk, charged to its comm, thread group or cgroup.
- * A bounded hash; a key that finds it full is counted as dropped.
+ * --by: the lookup's walk, charged to its comm, thread group, cgroup or
+ * network namespace. A bounded hash; a key that finds it full is
+ * counted as dropped.
  */
 struct {
 	__uint(type, BPF_MAP_TYPE_HASH);
@@ -16,8 +18,19 @@ struct {
 	__type(value, struct by_counts);
 } by_counts SEC(".maps");
 
-/* A global function (verified once); PACKED as for account_walk(). */
-__noinline int account_by(__u64 packed)
+/* The current task's network namespace, its inode number (0: it has none, exiting) */
+static __always_inline __u64 task_netns(void)
+{
+	struct task_struct *task = (void *)bpf_get_current_task();
+
+	return BPF_CORE_READ(task, nsproxy, net_ns, ns.inum);
+}
+
+/*
+ * A global function (verified once); PACKED as for account_walk(), OWNER
+ * the lookup's own namespace where the recipe knows it (struct chain_walk).
+ */
+__noinline int account_by(__u64 packed, __u64 owner)
 {
 	struct by_key key = {};
 	struct by_counts zero = {}, *c;
@@ -27,6 +40,8 @@ __noinline int account_by(__u64 packed)
 		bpf_get_current_comm(key.comm, sizeof(key.comm));
 	else if (walk_config.by == PFT_BY_PID)
 		key.id = bpf_get_current_pid_tgid() >> 32;
+	else if (walk_config.by == PFT_BY_NETNS)
+		key.id = owner ? owner : task_netns();
 	else
 		key.id = bpf_get_current_cgroup_id();
 	c = bpf_map_lookup_elem(&by_counts, &key);

@@ -274,6 +274,7 @@ static __always_inline void walk_chain_steps(struct chain_walk *w, __u64 first,
 	__u32 n;
 
 	w->found = 0;
+	w->owner = 0;
 	if (chain_at_end(pos, end)) {
 		w->result = 0;
 		return;

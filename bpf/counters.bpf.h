@@ -64,12 +64,20 @@ _Static_assert(AGREED_ROW(0) == PFT_AGREED_MISS &&
 struct chain_walk {
 	__u64 found;     /* address of the matching entry, 0 if none */
 	__u64 result;    /* WALK_RESULT(): WALK_HIT, WALK_NEXT_NULL, ... and the nodes visited */
+	/*
+	 * --by netns: the namespace (its inode number) of a lookup that
+	 * names one (conntrack's and TCP's net argument: they run in
+	 * softirq, in whichever task was interrupted); 0 takes the current
+	 * task's (walk_owner_netns()).
+	 */
+	__u64 owner;
 };
 
 /* a walk that could not start: the bucket's head was unreadable */
 static __always_inline void walk_faulted(struct chain_walk *w)
 {
 	w->found = 0;
+	w->owner = 0;
 	w->result = WALK_RESULT(WALK_FAULT, 0);
 }
 

@@ -76,6 +76,7 @@ enum pft_by {
 	PFT_BY_COMM = 1,            /* key: comm (id 0) */
 	PFT_BY_PID = 2,             /* key: id = thread group id */
 	PFT_BY_CGROUP = 3,          /* key: id = cgroup v2 id */
+	PFT_BY_NETNS = 4,           /* key: id = network namespace inode (the lookup's, or the task's) */
 };
 #define PFT_BY_MAX 4096
 #define PFT_COMM_LEN 16

@@ -110,6 +110,23 @@ if [ -f /tmp/noop-make ]; then
 	run make_sampled /tmp/noop-make --sample 16 $targets
 fi
 
+# A packet storm through the connection-tracking table: 64 UDP flows over
+# loopback, 2,000 packets each, each packet one lookup in the output hook
+# (bench/run ships the kernel's own netfilter modules and nft). The sender
+# binds the port itself and never reads it (ct-load -S): no sink process,
+# no ICMP error, and the figures repeat to a few tenths of a percent.
+if modprobe nf_conntrack 2>/dev/null && command -v nft >/dev/null; then
+	ip link set lo up
+	printf 'table ip bench {\n chain out { type filter hook output priority 0; ct state invalid counter; }\n}\n' |
+		nft -f -
+	echo 'ct-load -S -f 64 -n 2000 -p 9000' >/tmp/ct-storm
+	timeit -o /tmp/ns sh /tmp/ct-storm   # warm-up
+	run ct_untraced /tmp/ct-storm
+	run ct_floor /tmp/ct-storm -C walk=off -f conntrack
+	run ct_full /tmp/ct-storm -f conntrack
+	nft flush ruleset
+fi
+
 # start-up alone, without the sampler, for -v's phases
 pftrace -v --no-samples $targets -o /tmp/startup_nosamples.json -- true >/dev/null 2>&1
 emit startup_nosamples.json /tmp/startup_nosamples.json

@@ -93,6 +93,9 @@ static __always_inline void tcp_walk(enum pft_body body, struct chain_walk *w, _
 	note_table_slots((__u64)mask + 1);
 	kload_u64(ehash + (__u64)(k.hash & mask) * sizeof(struct inet_ehash_bucket), &first);
 	walk_chain(w, first, PFT_END_NULLS, SK_OFF(skc_nulls_node), sock_step, &k, sizeof(k));
+	/* softirq: the segment's namespace is the lookup's net, not the interrupted task's */
+	if (SETTING(body, by) == PFT_BY_NETNS)
+		w->owner = ARG_FIELD(typed, net, struct net, ns.inum);
 	count_key(body, k.hash, 0, w);
 }
 

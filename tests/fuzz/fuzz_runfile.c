@@ -32,12 +32,14 @@ static void whatif_layouts(const struct run_file *rf)
 		if (!s)
 			continue;
 		h = s->hash;
-		if (!predict_own_layout(&p, h, s->bits, s->keys, s->nkeys, s->counts, s->ncounts, true))
+		if (!predict_own_layout(&p, h, s->shape.buckets, s->keys, s->nkeys, s->counts,
+					s->ncounts, true))
 			layout_prediction_free(&p);
-		if (!predict_layout(&p, h, s->bits > 1 ? s->bits - 1 : 1, s->keys, s->nkeys,
-				    s->counts, s->ncounts, true))
+		if (!predict_layout(&p, h, s->shape.buckets > 2 ? s->shape.buckets / 2 : 2, s->keys,
+				    s->nkeys, s->counts, s->ncounts, true))
 			layout_prediction_free(&p);
-		if (!predict_layout(&p, &table_hash_jhash, 6, s->keys, s->nkeys, s->counts, s->ncounts, true))
+		if (!predict_layout(&p, &table_hash_jhash, 64, s->keys, s->nkeys, s->counts, s->ncounts,
+				    true))
 			layout_prediction_free(&p);
 	}
 }

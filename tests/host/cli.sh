@@ -52,7 +52,7 @@ fi
 check "list: avc recipe known, not attachable here, reason given" \
 	jq_true "$tmp/list.json" '.recipes[] | select(.recipe == "avc") | (.attachable | not) and (.reason | contains("SELinux is not active"))'
 check "list: every recipe listed with what it traces" \
-	jq_true "$tmp/list.json" '[.recipes[] | .recipe + ":" + .traces] == ["avc:avc_lookup", "dcache:__d_lookup_rcu", "dcache-ref:__d_lookup", "inode:find_inode_fast", "mount:__lookup_mnt", "tcp:__inet_lookup_established"]'
+	jq_true "$tmp/list.json" '[.recipes[] | .recipe + ":" + .traces] == ["avc:avc_lookup", "dcache:__d_lookup_rcu", "dcache-ref:__d_lookup", "inode:find_inode_fast", "mount:__lookup_mnt", "tcp:__inet_lookup_established", "conntrack:__nf_conntrack_find_get"]'
 check "list: none attachable on this host, each with the kernel's reason" \
 	jq_true "$tmp/list.json" '[.recipes[] | select(.recipe != "avc") | (.attachable | not) and (.reason | contains("Operation not permitted")) and (.reason | contains("no kprobes"))] | all'
 
@@ -112,11 +112,42 @@ check "whatif: a good --latency fit in the run prices the verdict at its 9 ns pe
 	jq_true "$tmp/whatif_good.json" '[.targets[0].predictions[1:][] | .verdict | .cost_source == "the run'"'"'s --latency fit" and .cost_per_node == 9] | all'
 check "whatif: a poor fit (medians 40 ns off its line) is not used" \
 	jq_true "$tmp/whatif_poor.json" '[.targets[0].predictions[1:][] | .verdict | .cost_source | startswith("a warm walk")] | all'
+# conntrack's table: any bucket count (reciprocal_scale()), no bits unless a power of two
+ct=$top/tests/fuzz/corpus/runfile/conntrack-snapshot.json
+"$pftrace" whatif "$ct" --buckets 1024,3072 --format json >"$tmp/ct.json"
+check "whatif of conntrack's 1536 buckets: the identity holds, sizes laid out as asked (the mask foil at 2^10 only), bits only for 2^10" \
+	jq_true "$tmp/ct.json" '.targets[0] | .identity and [.predictions[] | "\(.hash):\(.slots)"] == ["hash_conntrack:1536", "hash_conntrack:1024", "conntrack_mask:1024", "hash_conntrack:3072"] and .predictions[0].bits == null and .predictions[1].bits == 10 and .predictions[3].bits == null'
+"$pftrace" whatif "$ct" --buckets 1000 --format json >"$tmp/ct1000.json"
+check "whatif --buckets 1000 of conntrack lays out the 1024 the kernel would allocate (multiples of 512)" \
+	jq_true "$tmp/ct1000.json" '[.targets[0].predictions[] | select(.hash == "hash_conntrack") | .slots] == [1536, 1024]'
+"$pftrace" whatif "$ct" --buckets 1536 --entries 3000 --format json >"$tmp/ctfill.json"
+check "whatif --entries 3000 at the snapshot's own 1536 buckets: the model's buckets used within 2 sd of the snapshot's own 3000-entry fill" \
+	jq_true "$tmp/ctfill.json" '.targets[0] | .measured.buckets_used as $m | .predictions[1] | .entries == 3000 and .model.name == "uniform" and ((.model.buckets_used - $m) | fabs) < 2 * .model.buckets_used_sd and .model.longest_chain_p2_5 <= .model.longest_chain and ([.chain_lengths[].count] | add) >= 1530'
+check "conntrack's snapshot and whatif --entries output match docs/run-file.schema.json" \
+	python3 - "$top/docs/run-file.schema.json" "$ct" "$tmp/ctfill.json" <<'PY'
+import json, sys, jsonschema
+schema = json.load(open(sys.argv[1]))
+jsonschema.validate(json.load(open(sys.argv[2])), schema)
+whatif = dict(schema["$defs"]["whatif"], **{"$defs": schema["$defs"]})
+jsonschema.validate(json.load(open(sys.argv[3])), whatif)
+PY
+refuses "whatif --buckets 1000 of the AVC (a mask)" "takes powers of two only" "$pftrace" whatif "$seed" --buckets 1000
+refuses "whatif --entries 0" "--entries wants a count from 1" "$pftrace" whatif "$ct" --entries 0
+refuses "whatif --buckets 1" "--buckets wants sizes from 2" "$pftrace" whatif "$ct" --buckets 1
+refuses "taking the mask foil for the kernel's hash at conntrack's 1536 buckets" \
+	"conntrack_mask takes powers of two only (a mask), not __nf_conntrack_find_get's 1536 buckets" \
+	"$pftrace" whatif "$ct" -C current.hash=conntrack_mask
+jq '.targets[0].snapshot.bits = 10' "$ct" >"$tmp/ct-bits.json"
+refuses "a conntrack snapshot whose bits do not give its buckets" "1536 buckets with bits 10" \
+	"$pftrace" whatif "$tmp/ct-bits.json"
+jq 'del(.targets[0].snapshot.bits)' "$seed" >"$tmp/avc-nobits.json"
+refuses "an AVC snapshot of 2^4 buckets without bits" "16 buckets with bits absent" \
+	"$pftrace" whatif "$tmp/avc-nobits.json"
 refuses "whatif without a file" "give one run file" "$pftrace" whatif
 refuses "whatif --bits 0" "--bits wants log2 sizes" "$pftrace" whatif "$seed" --bits 0
 refuses "whatif --hash md5" "--hash wants xor, murmur3 or jhash" "$pftrace" whatif "$seed" --hash md5
 refuses "whatif -C current.hash=md5 (the values listed)" \
-	"-C current.hash: unknown value 'md5' (it takes xor, murmur3, jhash, d_hash, inode_hash, m_hash, ehash)" \
+	"-C current.hash: unknown value 'md5' (it takes xor, murmur3, jhash, d_hash, inode_hash, m_hash, ehash, hash_conntrack, conntrack_mask)" \
 	"$pftrace" whatif "$seed" -C current.hash=md5
 refuses "whatif -C of another knob" "unknown knob 'attach'" "$pftrace" whatif "$seed" -C attach=kprobe
 refuses "whatif -C current.hash=d_hash for the AVC's keys" "avc_lookup's keys cannot be hashed by d_hash" \
@@ -133,7 +164,7 @@ mkfifo "$tmp/cgfifo"
 refuses "--cgroup a FIFO (never blocks)" "--cgroup $tmp/cgfifo: Not a directory" timeout 5 "$pftrace" -f avc_lookup --cgroup "$tmp/cgfifo" -d 1
 refuses "--only-command without a command" "needs a command to run after --" "$pftrace" -f avc_lookup --only-command
 refuses "-p with --only-command" "give one" "$pftrace" -f avc_lookup -p 1 --only-command -- true
-refuses "--by host" "--by wants comm, pid or cgroup" "$pftrace" -f avc_lookup --by host
+refuses "--by host" "--by wants comm, pid, cgroup or netns" "$pftrace" -f avc_lookup --by host
 refuses "-i with --format prometheus" "for metrics give -o FILE.prom" "$pftrace" -f avc_lookup -i 1 --format prometheus
 refuses "--latency with --sample" "cannot be combined with --sample" "$pftrace" -f avc_lookup --latency --sample 4
 summary host

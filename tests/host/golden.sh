@@ -62,6 +62,7 @@ for f in text json openmetrics prometheus csv; do
 	case_ "report-long-$f" report "$long" --format "$f"
 done
 snap=../../tests/fuzz/corpus/runfile/snapshot.json
+ctsnap=../../tests/fuzz/corpus/runfile/conntrack-snapshot.json
 tenants=../../tests/fuzz/corpus/runfile/tenants.json
 for f in text json; do
 	mask=mask_$f
@@ -72,6 +73,12 @@ for f in text json; do
 	case_ "whatif-snap-lookups-$f" whatif "$snap" --lookups "$snap" --format "$f"
 	case_ "whatif-lookups-nokeys-$f" whatif "$snap" --lookups "$short" --format "$f"
 	mask=
+	# conntrack's 1536 buckets (no bits), other sizes, and filled to 20000 entries
+	case_ "whatif-ct-$f" whatif "$ctsnap" --buckets 1024,3072 --format "$f"
+	case_ "whatif-ct-entries-$f" whatif "$ctsnap" --buckets 1536,3072 --entries 20000 --format "$f"
+done
+for f in text json; do
+	case_ "report-ct-$f" report "$ctsnap" --format "$f"
 done
 for f in text json openmetrics prometheus csv; do
 	[ "$f" = text ] && mask=mask_text

@@ -207,10 +207,11 @@ static void test_kallsyms_fixture(void **state)
 		assert_true(ksyms_address(ks, "selinux_avc", "bB", &addr));
 		assert_int_equal(addr, 0xffffffff83000000UL);
 		assert_false(ksyms_address(ks, "selinux_avc", "tT", &addr));
-		/* core text only, sorted, sized to the next symbol */
-		assert_int_equal(ksyms_funcs(ks, &funcs), 2);
+		/* text only, a module's too (conntrack's), sorted, sized to the next symbol */
+		assert_int_equal(ksyms_funcs(ks, &funcs), 3);
 		assert_string_equal(funcs[0].name, "_stext");
 		assert_int_equal(funcs[0].size, 0x100);
+		assert_string_equal(funcs[2].name, "helper");
 		assert_int_equal(ksyms_passes(ks), 1);
 		/* a name not asked for up front costs a read of its own */
 		assert_false(ksyms_address_prefix(ks, "inet_ehash", NULL, &addr));
@@ -256,8 +257,12 @@ static void test_registry(void **state)
 		assert_non_null((*r)->configure);
 		assert_non_null((*r)->load);
 	}
-	assert_int_equal(n, 6);
+	assert_int_equal(n, 7);
 	assert_null(recipe_named("nosuch"));
+	/* the module recipe: its function is the module's, answered for by its BTF */
+	assert_string_equal(recipe_named("conntrack")->module, "nf_conntrack");
+	assert_ptr_equal(recipe_for("nf_conntrack_in"), recipe_named("conntrack"));
+	assert_null(recipe_named("avc")->module);
 }
 
 int main(void)

@@ -73,11 +73,11 @@ static void test_avc_hashes(void **state)
 
 	/* xor: 1 ^ 2 << 2 ^ 3 << 4 = 1 ^ 8 ^ 48 = 57 */
 	assert_int_equal(avc_hash_xor(1, 2, 3), 57);
-	assert_int_equal(table_hash_xor.bucket(9, &k), 57);
+	assert_int_equal(table_hash_xor.bucket(512, &k), 57);
 	/* av_hash() (6.19), by an independent implementation */
 	assert_int_equal(avc_hash_murmur3(1, 2, 3), 0xb465da4b);
 	assert_int_equal(avc_hash_murmur3(7, 5, 7), 0xa199a758);
-	assert_int_equal(table_hash_murmur3.bucket(9, &k), 0xb465da4b & 511);
+	assert_int_equal(table_hash_murmur3.bucket(512, &k), 0xb465da4b & 511);
 	assert_true(table_hash_compatible(&table_hash_xor, &table_hash_jhash));
 	assert_false(table_hash_compatible(&table_hash_d_hash, &table_hash_xor));
 	assert_ptr_equal(table_hash_named("murmur3"), &table_hash_murmur3);
@@ -90,10 +90,19 @@ static void test_other_buckets(void **state)
 	struct snap_key t = { .k0 = 0x12345678 };
 
 	/* d_hash: the top bits of the 32-bit name hash, whatever the length */
-	assert_int_equal(table_hash_d_hash.bucket(4, &d), 0xd);
-	assert_int_equal(table_hash_d_hash.bucket(16, &d), 0xdead);
+	assert_int_equal(table_hash_d_hash.bucket(16, &d), 0xd);
+	assert_int_equal(table_hash_d_hash.bucket(65536, &d), 0xdead);
 	/* ehash: the low bits of the full hash */
-	assert_int_equal(table_hash_ehash.bucket(8, &t), 0x78);
+	assert_int_equal(table_hash_ehash.bucket(256, &t), 0x78);
+	/* hash_conntrack: reciprocal_scale() of the raw hash, any size (ten x 512) */
+	assert_int_equal(table_hash_conntrack.bucket(5120, &t), (0x12345678ULL * 5120) >> 32);
+	assert_true(table_hash_takes(&table_hash_conntrack, 5120));
+	assert_false(table_hash_takes(&table_hash_ehash, 5120));
+	assert_true(table_hash_takes(&table_hash_ehash, 4096));
+	/* the foil: the same keys, masked (low bits), powers of two only */
+	assert_int_equal(table_hash_conntrack_mask.bucket(4096, &t), 0x678);
+	assert_true(table_hash_compatible(&table_hash_conntrack, &table_hash_conntrack_mask));
+	assert_false(table_hash_takes(&table_hash_conntrack_mask, 5120));
 }
 
 /*
@@ -104,7 +113,7 @@ static void test_other_buckets(void **state)
 static void test_hash_registry(void **state)
 {
 	static const char *const names[] = { "xor", "murmur3", "jhash", "d_hash", "inode_hash",
-					      "m_hash", "ehash" };
+					      "m_hash", "ehash", "hash_conntrack", "conntrack_mask" };
 	const struct table_hash *h;
 	int i, n = (int)(sizeof(names) / sizeof(names[0]));
 
@@ -199,9 +208,102 @@ static void test_packed_keys(void **state)
 	free(text);
 }
 
+/* xorshift64*: the simulation's own generator, the same on every run */
+static __u64 sim_next(__u64 *x)
+{
+	*x ^= *x >> 12;
+	*x ^= *x << 25;
+	*x ^= *x >> 27;
+	return *x * 0x2545F4914F6CDD1DULL;
+}
+
+/*
+ * whatif --entries' model against fills drawn here: 400 tables of 1000
+ * buckets (not a power of two's worth: 1000) with 3000 entries each,
+ * buckets by reciprocal_scale() of a random 32-bit hash, as conntrack's.
+ * The means must fall within a few standard errors of the model's.
+ */
+static void test_uniform_fill(void **state)
+{
+	enum { TABLES = 400, SLOTS = 1000, ENTRIES = 3000 };
+	static __u32 chain[SLOTS];
+	double used = 0, used_sq = 0, longest = 0, hit = 0, sum_by_len = 0, expect_hit;
+	struct uniform_fill f;
+	__u64 x = 38, k;
+	int t, i;
+
+	assert_int_equal(uniform_fill(&f, SLOTS, ENTRIES), 0);
+	for (t = 0; t < TABLES; t++) {
+		__u64 u = 0, l = 0, walked = 0;
+
+		memset(chain, 0, sizeof(chain));
+		for (i = 0; i < ENTRIES; i++)
+			chain[((sim_next(&x) >> 32) * SLOTS) >> 32]++;
+		for (i = 0; i < SLOTS; i++) {
+			u += chain[i] > 0;
+			l = chain[i] > l ? chain[i] : l;
+			/* each entry of a chain of L at positions 1..L: L (L + 1) / 2 nodes */
+			walked += (__u64)chain[i] * (chain[i] + 1) / 2;
+		}
+		used += (double)u;
+		used_sq += (double)u * (double)u;
+		longest += (double)l;
+		hit += (double)walked / ENTRIES;
+	}
+	used /= TABLES;
+	/* E[used] = m (1 - (1 - 1/m)^n) = 950.3; its standard error over 400 tables ~0.3 */
+	assert_true(fabs(used - f.used) < 4 * f.used_sd / sqrt(TABLES));
+	assert_true(fabs(sqrt(used_sq / TABLES - used * used) - f.used_sd) < 0.15 * f.used_sd);
+	/* the longest chain, under the Poisson approximation: within a tenth of a node */
+	assert_true(fabs(longest / TABLES - f.longest) < 0.1);
+	assert_true(f.longest_lo <= f.longest && f.longest <= f.longest_hi);
+	/* a hit walks 1 + (n - 1) / 2m = 2.4995 */
+	expect_hit = 1 + (ENTRIES - 1) / (2.0 * SLOTS);
+	assert_true(fabs(f.walk_hit - expect_hit) < 1e-9 && fabs(hit / TABLES - expect_hit) < 0.01);
+	assert_true(fabs(f.walk_miss - 3.0) < 1e-9);
+	for (k = 0; k <= f.max_len; k++)
+		sum_by_len += f.by_len[k];
+	assert_true(fabs(sum_by_len - SLOTS) < 0.01 * SLOTS);
+	uniform_fill_free(&f);
+	assert_int_equal(uniform_fill(&f, 0, 10), -EINVAL);
+}
+
+/*
+ * The walks of layouts on other boots, for conntrack's any-size buckets
+ * (reciprocal_scale(), no mask): 3000 keys each looked up once, in 1536
+ * buckets (not a power of two) and in 100000 (more than 8 per key, where
+ * only the touched buckets are reset). Each layout is uniformly random,
+ * so the mean over layouts is a hit's 1 + (n - 1) / 2m within a percent.
+ */
+static void test_redrawn_any_size(void **state)
+{
+	enum { KEYS = 3000 };
+	static const __u64 sizes[] = { 1536, 100000 };
+	static struct snap_key keys[KEYS];
+	static struct key_count counts[KEYS];
+	struct layout_prediction p;
+	double expect;
+	__u64 x = 36;
+	int i, s;
+
+	for (i = 0; i < KEYS; i++) {
+		keys[i].k0 = sim_next(&x) >> 32;
+		counts[i].key = keys[i];
+		counts[i].hits = 1;
+	}
+	for (s = 0; s < 2; s++) {
+		assert_int_equal(predict_layout(&p, &table_hash_conntrack, sizes[s], keys, KEYS,
+						counts, KEYS, true), 0);
+		expect = 1 + (KEYS - 1) / (2.0 * (double)sizes[s]);
+		assert_true(fabs(p.redrawn_walk - expect) < 0.01 * expect);
+		assert_true(p.redrawn_walk_lo <= p.redrawn_walk && p.redrawn_walk <= p.redrawn_walk_hi);
+		layout_prediction_free(&p);
+	}
+}
+
 static int hash_timings, node_timings;
 
-static struct estimate fixed_hash_cost(const struct table_hash *h, unsigned int bits)
+static struct estimate fixed_hash_cost(const struct table_hash *h, __u64 slots)
 {
 	struct estimate e = { 2, 1, 3 };
 
@@ -234,7 +336,7 @@ static void test_whatif_model(void **state)
 	struct whatif_costs c = { .time_hash = fixed_hash_cost, .time_node = fixed_node_cost };
 	struct whatif_ask ask = { .forced_current = NULL };
 	struct whatif_table *w = malloc(sizeof(*w));
-	static const unsigned int sizes[] = { 2, 1, 3, 4, 5 };
+	static const __u64 sizes[] = { 4, 2, 8, 16, 32 };
 	int i;
 
 	assert_int_equal(table_shape_from_chains(&snap.shape, chain, 4), 0);
@@ -243,7 +345,7 @@ static void test_whatif_model(void **state)
 	assert_int_equal(w->nlayouts, 5);
 	for (i = 0; i < 5; i++) {
 		assert_ptr_equal(w->layouts[i].p.hash, &table_hash_d_hash);
-		assert_int_equal(w->layouts[i].p.bits, sizes[i]);
+		assert_int_equal(w->layouts[i].p.slots, sizes[i]);
 		assert_int_equal(w->layouts[i].has_verdict, i > 0);
 	}
 	/* the third of its chain, in its order: 3 nodes; any order of 3: 1 to 3, mean 2 */
@@ -300,6 +402,8 @@ int main(void)
 		cmocka_unit_test(test_avc_hashes),
 		cmocka_unit_test(test_other_buckets),
 		cmocka_unit_test(test_hash_registry),
+		cmocka_unit_test(test_uniform_fill),
+		cmocka_unit_test(test_redrawn_any_size),
 		cmocka_unit_test(test_weighed_walks),
 		cmocka_unit_test(test_packed_keys),
 		cmocka_unit_test(test_whatif_model),

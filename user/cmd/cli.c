@@ -53,8 +53,9 @@ const struct opt_spec trace_opt_specs[] = {
 					"and below (/sys/fs/cgroup/...)" },
 	{ "only-command", OPT_ONLY_COMMAND, NULL, "count only the lookups of COMMAND and of the\n"
 						  "processes it forks" },
-	{ "by", OPT_BY, "KEY", "charge the walks to who made them: comm, pid or cgroup\n"
-			       "(the top 10 by nodes walked; all in JSON)" },
+	{ "by", OPT_BY, "KEY", "charge the walks to who made them: comm, pid, cgroup or netns\n"
+			       "(the top 10 by nodes walked; all in JSON). netns: the\n"
+			       "lookup's own for conntrack and tcp, else the task's" },
 	{ "keys", OPT_KEYS, "N", "--snapshot: count lookups of at most N distinct keys\n"
 				 "(default 65536; the others are counted as dropped)" },
 	{ "vmlinux", OPT_VMLINUX, "FILE", "kernel text for the annotation where there is no\n"
@@ -196,8 +197,10 @@ static int parse_by(const char *s, int *by)
 		*by = PFT_BY_PID;
 	else if (!strcmp(s, "cgroup"))
 		*by = PFT_BY_CGROUP;
+	else if (!strcmp(s, "netns"))
+		*by = PFT_BY_NETNS;
 	else
-		return bad("--by wants comm, pid or cgroup, not '%s'", s);
+		return bad("--by wants comm, pid, cgroup or netns, not '%s'", s);
 	return 0;
 }
 

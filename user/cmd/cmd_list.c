@@ -16,7 +16,7 @@ struct list_row {
 };
 
 static void list_probe(struct list_row *row, const struct recipe *r,
-		       const struct kernel_facts *kf, const struct trace_opts *o)
+		       struct kernel_facts *kf, const struct trace_opts *o)
 {
 	const char *const *alias;
 	struct target t;

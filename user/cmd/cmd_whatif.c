@@ -24,12 +24,16 @@
 #include "runfile.h"
 #include "whatif_render.h"
 
-enum { OPT_BITS = 256, OPT_HASH, OPT_WFORMAT, OPT_LOOKUPS };
+enum { OPT_BITS = 256, OPT_BUCKETS, OPT_ENTRIES, OPT_HASH, OPT_WFORMAT, OPT_LOOKUPS };
 
 static const struct opt_spec whatif_opt_specs[] = {
 	{ "target", 't', "FUNC", "only this traced function's table" },
 	{ "bits", OPT_BITS, "LIST", "table sizes as log2 of the buckets, e.g. 9,10,12\n"
-				    "(default: the AVC's 9-14; others the kernel's -1..+3)" },
+				    "(default: the AVC's 9-14; others half to 8x the kernel's)" },
+	{ "buckets", OPT_BUCKETS, "LIST", "table sizes in buckets, e.g. 65536,98304 (conntrack's\n"
+					  "need not be powers of two; the others' must)" },
+	{ "entries", OPT_ENTRIES, "N", "each size filled to N entries instead, each entry in an\n"
+				       "independent random bucket (conntrack: 2 per connection)" },
 	{ "hash", OPT_HASH, "LIST", "AVC bucket functions: xor, murmur3, jhash (default all)" },
 	{ "lookups", OPT_LOOKUPS, "RUN2.json", "weigh the walks by RUN2's lookups of the same table\n"
 					     "(another workload, or another kernel's) instead of RUN's" },
@@ -41,8 +45,8 @@ static const struct opt_spec whatif_opt_specs[] = {
 };
 
 const struct cmd_spec whatif_cmd = {
-	"whatif", "whatif RUN.json [-t FUNC] [--bits LIST] [--hash LIST] [--lookups RUN2.json]\n"
-	"              [--format text|json]",
+	"whatif", "whatif RUN.json [-t FUNC] [--bits LIST] [--buckets LIST] [--entries N]\n"
+	"              [--hash LIST] [--lookups RUN2.json] [--format text|json]",
 	"predict the table's shape and walks at other sizes and hashes, from a run\n"
 	"file with a snapshot (pftrace snapshot, or a trace with --snapshot)",
 	whatif_opt_specs,
@@ -66,22 +70,29 @@ struct whatif_req {
 	struct whatif_ask ask;
 };
 
-static int parse_bits(const char *list, struct whatif_ask *q)
+/* --bits (log2 sizes, BITS) or --buckets (counts) LIST into Q's sizes */
+static int parse_sizes(const char *list, bool bits, struct whatif_ask *q)
 {
-	char buf[256], *tok, *save = NULL;
+	const char *opt = bits ? "--bits" : "--buckets";
+	char buf[512], *tok, *save = NULL;
+	int before = q->nslots;
 	long v;
 
 	snprintf(buf, sizeof(buf), "%s", list);
 	for (tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
-		if (pft_parse_whole(tok, 1, PFT_TABLE_MAX_BITS, &v))
+		if (bits && pft_parse_whole(tok, 1, PFT_TABLE_MAX_BITS, &v))
 			return pft_refuse("whatif", "--bits wants log2 sizes from 1 to %d, not '%s'",
 					  PFT_TABLE_MAX_BITS, tok);
-		if (q->nbits == WHATIF_MAX_LAYOUTS)
-			return pft_refuse("whatif", "--bits: at most %d sizes", WHATIF_MAX_LAYOUTS);
-		q->bits[q->nbits++] = (unsigned int)v;
+		if (!bits && pft_parse_whole(tok, 2, (long)PFT_TABLE_MAX_SLOTS, &v))
+			return pft_refuse("whatif", "--buckets wants sizes from 2 to %llu, not '%s'",
+					  (unsigned long long)PFT_TABLE_MAX_SLOTS, tok);
+		if (q->nslots == WHATIF_MAX_LAYOUTS)
+			return pft_refuse("whatif", "%s: at most %d sizes", opt, WHATIF_MAX_LAYOUTS);
+		q->slots[q->nslots++] = bits ? 1ULL << v : (__u64)v;
 	}
-	if (!q->nbits)
-		return pft_refuse("whatif", "--bits wants a list such as 9,10,12");
+	if (q->nslots == before)
+		return pft_refuse("whatif", "%s wants a list such as %s", opt,
+				  bits ? "9,10,12" : "65536,131072");
 	return 0;
 }
 
@@ -125,12 +136,21 @@ static int parse_hashes(const char *list, struct whatif_ask *q)
 /* One option into Q: 0, or 2 (refused, one line printed). */
 static int whatif_option(int c, struct whatif_req *q, struct whatif_knobs *knobs)
 {
+	long v;
+
 	switch (c) {
 	case 't':
 		q->target = optarg;
 		return 0;
 	case OPT_BITS:
-		return parse_bits(optarg, &q->ask) ? 2 : 0;
+	case OPT_BUCKETS:
+		return parse_sizes(optarg, c == OPT_BITS, &q->ask) ? 2 : 0;
+	case OPT_ENTRIES:
+		if (pft_parse_whole(optarg, 1, 1L << 40, &v))
+			return pft_refuse("whatif", "--entries wants a count from 1 to 2^40, not '%s'",
+					  optarg);
+		q->ask.entries = (__u64)v;
+		return 0;
 	case OPT_HASH:
 		return parse_hashes(optarg, &q->ask) ? 2 : 0;
 	case OPT_LOOKUPS:
@@ -206,14 +226,22 @@ static int whatif_target(const struct whatif_req *q, const struct target_report 
 	if (!w)
 		return 1;
 	rc = whatif_weigh(w, &q->ask, t, weigh, hash_costs_here());
-	if (rc == -EINVAL) {
+	if (rc == -EINVAL && !table_hash_compatible(t->snapshot->hash, q->ask.forced_current)) {
 		fprintf(stderr, "pftrace: whatif: %s's keys cannot be hashed by %s\n",
 			t->traced, q->ask.forced_current->name);
 		free(w);
 		return 2;
 	}
+	if (rc == -EINVAL) {
+		fprintf(stderr, "pftrace: whatif: %s takes powers of two only (a mask), not %s's "
+			"%llu buckets\n", q->ask.forced_current->name, t->traced,
+			(unsigned long long)t->snapshot->shape.buckets);
+		free(w);
+		return 2;
+	}
 	if (rc)
-		fprintf(stderr, "pftrace: whatif: cannot lay out 2^%u buckets\n", w->failed_bits);
+		fprintf(stderr, "pftrace: whatif: cannot lay out %llu buckets\n",
+			(unsigned long long)w->failed_slots);
 	if (arr)
 		json_object_array_add(arr, whatif_json(w, hash_costs_here(), q->lookups_path));
 	else
@@ -232,6 +260,7 @@ static int whatif_one(const struct whatif_req *q, const struct run_file *lf,
 		      const struct target_report *t, struct json_object *arr, int *worst)
 {
 	const struct table_snapshot *weigh;
+	__u64 bad;
 	int rc = 2;
 
 	if (!t->snapshot || (q->target && strcmp(q->target, t->traced) &&
@@ -246,6 +275,10 @@ static int whatif_one(const struct whatif_req *q, const struct run_file *lf,
 	else if (!(weigh = q->lookups_path ? lookups_of(lf, t) : t->snapshot))
 		fprintf(stderr, "pftrace: whatif: %s counted no lookups of %s's keys (%s)\n",
 			shown_path(q->lookups_path), t->traced, t->snapshot->hash->name);
+	else if ((bad = whatif_size_refused(&q->ask, t->snapshot->hash)))
+		fprintf(stderr, "pftrace: whatif: %s's %s takes powers of two only (a mask), "
+			"not %llu buckets\n", t->traced, t->snapshot->hash->name,
+			(unsigned long long)bad);
 	else
 		rc = whatif_target(q, t, weigh, arr);
 	if (rc > *worst)

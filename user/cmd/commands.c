@@ -166,7 +166,7 @@ static void doc_bash(void)
 	function_words();
 	printf("\" -- \"$cur\")); return ;;\n"
 	       "\t--format) COMPREPLY=($(compgen -W \"text json openmetrics prometheus\" -- \"$cur\")); return ;;\n"
-	       "\t--by) COMPREPLY=($(compgen -W \"comm pid cgroup\" -- \"$cur\")); return ;;\n"
+	       "\t--by) COMPREPLY=($(compgen -W \"comm pid cgroup netns\" -- \"$cur\")); return ;;\n"
 	       "\t-o|--output|--btf|--vmlinux|--lookups|--cgroup) COMPREPLY=($(compgen -f -- \"$cur\")); return ;;\n"
 	       "\tesac\n"
 	       "\tcase $cmd in\n");
@@ -201,7 +201,7 @@ static void zsh_opts(const struct opt_spec *o)
 		const char *action = !o->arg ? "" :
 			!strcmp(o->name, "function") || !strcmp(o->name, "target") ? ":function:_pftrace_functions" :
 			!strcmp(o->name, "format") ? ":format:(text json openmetrics prometheus)" :
-			!strcmp(o->name, "by") ? ":key:(comm pid cgroup)" :
+			!strcmp(o->name, "by") ? ":key:(comm pid cgroup netns)" :
 			!strcmp(o->name, "output") || !strcmp(o->name, "btf") || !strcmp(o->name, "vmlinux") ||
 			!strcmp(o->name, "lookups") || !strcmp(o->name, "cgroup") ? ":file:_files" : ":value: ";
 

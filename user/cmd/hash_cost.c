@@ -29,7 +29,7 @@ static void fill_keys(struct snap_key *k)
 	}
 }
 
-struct estimate hash_cost(const struct table_hash *h, unsigned int bits)
+struct estimate hash_cost(const struct table_hash *h, __u64 slots)
 {
 	static struct snap_key keys[KEYS];
 	double t[HASH_COST_PASSES], start;
@@ -42,7 +42,7 @@ struct estimate hash_cost(const struct table_hash *h, unsigned int bits)
 		acc = 0;
 		start = now_ns();
 		for (i = 0; i < CALLS; i++)
-			acc += h->bucket(bits, &keys[i & (KEYS - 1)]);
+			acc += h->bucket(slots, &keys[i & (KEYS - 1)]);
 		t[p] = (now_ns() - start) / CALLS;
 		sink += acc;
 	}
@@ -87,10 +87,10 @@ struct estimate walk_node_cost(void)
 }
 
 /* a big table takes seconds a layout: which one, on a terminal */
-static void say_layout(const struct whatif_table *w, const struct table_hash *h, unsigned int bits)
+static void say_layout(const struct whatif_table *w, const struct table_hash *h, __u64 slots)
 {
-	progress("what if %s: layout %d of %d (%s, 2^%u buckets)", w->t->traced, w->nlayouts + 1,
-		 w->planned, h->name, bits);
+	progress("what if %s: layout %d of %d (%s, %llu buckets)", w->t->traced, w->nlayouts + 1,
+		 w->planned, h->name, (unsigned long long)slots);
 }
 
 struct whatif_costs *hash_costs_here(void)

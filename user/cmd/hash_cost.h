@@ -15,7 +15,7 @@
 #define HASH_COST_PASSES 21
 
 /* ns per call of H's bucket function (2^bits buckets) */
-struct estimate hash_cost(const struct table_hash *h, unsigned int bits);
+struct estimate hash_cost(const struct table_hash *h, __u64 slots);
 /* ns per node of a pointer chase through warm 64-byte nodes */
 struct estimate walk_node_cost(void);
 /* The two as whatif's timers, with what they timed so far in this process. */

@@ -109,23 +109,28 @@ int kernel_facts_load(struct kernel_facts *kf, const char *btf_path,
 
 void kernel_facts_drop_btf(struct kernel_facts *kf)
 {
+	btf__free(kf->mod_btf);
+	kf->mod_btf = NULL;
 	btf__free(kf->btf);
 	kf->btf = NULL;
 }
 
 int kernel_facts_reload_btf(struct kernel_facts *kf, char *err, size_t errlen)
 {
-	if (kf->btf)
-		return 0;
-	return parse_btf(kf, kf->btf_custom ? kf->btf_load_path : VMLINUX_BTF, err, errlen);
+	int rc = 0;
+
+	if (!kf->btf)
+		rc = parse_btf(kf, kf->btf_custom ? kf->btf_load_path : VMLINUX_BTF, err, errlen);
+	if (!rc && kf->mod_name[0] && !kf->mod_btf && !kf->mod_builtin)
+		rc = kernel_facts_load_module(kf, kf->mod_name, err, errlen);
+	return rc;
 }
 
 void kernel_facts_free(struct kernel_facts *kf)
 {
 	ksyms_free(kf->ksyms);
 	kf->ksyms = NULL;
-	btf__free(kf->btf);
-	kf->btf = NULL;
+	kernel_facts_drop_btf(kf);
 	if (kf->btf_custom && kf->btf_fd >= 0)
 		close(kf->btf_fd);
 	kf->btf_fd = -1;
@@ -293,19 +298,4 @@ const char *kerr_str(int err)
 	default:
 		return strerror(err);
 	}
-}
-
-static int libbpf_print_verbose(enum libbpf_print_level level, const char *fmt, va_list ap)
-{
-	return vfprintf(stderr, fmt, ap);
-}
-
-static int libbpf_print_quiet(enum libbpf_print_level level, const char *fmt, va_list ap)
-{
-	return 0;
-}
-
-void setup_libbpf_logging(bool verbose)
-{
-	libbpf_set_print(verbose ? libbpf_print_verbose : libbpf_print_quiet);
 }

@@ -19,6 +19,9 @@ struct kernel_facts {
 	char release[128];
 	unsigned int version;     /* KERNEL_VERSION(major, minor, 0) */
 	struct btf *btf;          /* vmlinux BTF, or the --btf file */
+	struct btf *mod_btf;      /* a module recipe's module BTF, split on btf */
+	char mod_name[64];        /* that module (kernel_facts_load_module()) */
+	bool mod_builtin;         /* built into the kernel: the kernel's BTF knows it */
 	char btf_path[4096];
 	bool btf_custom;          /* from --btf */
 	int btf_fd;               /* --btf, open for the session; else -1 */
@@ -58,9 +61,28 @@ bool kernel_reattaches_fexit(const struct kernel_facts *kf);
  * it again only to re-plan a target the kernel refused.
  */
 void kernel_facts_drop_btf(struct kernel_facts *kf);
+/*
+ * The BTF of kernel module NAME (/sys/kernel/btf/NAME, split on the
+ * kernel's own) into kf->mod_btf, or none where it is built in: 0;
+ * -ENOENT when the module is not loaded, -ENODATA when the kernel has
+ * no BTF for it, with one line in err. One module at a time: the one
+ * the planned recipe lives in.
+ */
+int kernel_facts_load_module(struct kernel_facts *kf, const char *name, char *err, size_t errlen);
+/* Whether module NAME is built in, or loaded and not on its way out (/sys/module/NAME/initstate) */
+bool kernel_module_live(const char *name);
 int kernel_facts_reload_btf(struct kernel_facts *kf, char *err, size_t errlen);
 /* libbpf's messages on stderr with -v, else none */
 void setup_libbpf_logging(bool verbose);
+/*
+ * The map libbpf last failed to create (NULL: none since the clear), and
+ * the kernel's error in *ERR: libbpf names it only in its log, which
+ * setup_libbpf_logging's printers read, verbose or not.
+ */
+const char *libbpf_refused_map(int *err);
+void libbpf_refused_map_clear(void);
+/* RLIMIT_MEMLOCK bounds BPF here (before 5.11) and is not unlimited: *LIMIT bytes */
+bool kernel_memlock_limits_bpf(unsigned long long *limit);
 unsigned int kernel_version_of(const char *release);
 
 /* Number of parameters of FUNC per BTF, names copied; -1 if absent. */
@@ -81,7 +103,7 @@ struct ksyms;
  * "name.N") are found up front: through bpf_kallsyms_lookup_name() where
  * the kernel has it, else in one pass of /proc/kallsyms, which the kernel
  * formats anew on every read (about half a second of guest time in the
- * lab). WITH_FUNCS reads every core text symbol in that same pass.
+ * lab). WITH_FUNCS reads every text symbol, the modules' too, in that same pass.
  */
 struct ksyms *ksyms_load(const char *const *names, bool with_funcs);
 void ksyms_free(struct ksyms *ks);
@@ -97,7 +119,7 @@ bool ksyms_address_prefix(struct ksyms *ks, const char *prefix, const char *type
 			  unsigned long *addr);
 bool kallsyms_addresses_visible(struct ksyms *ks);
 /*
- * Every core-kernel text symbol ('t', 'T'), sorted by address, sizes
+ * Every text symbol ('t', 'T'), the modules' too, sorted by address, sizes
  * running to the next symbol, owned by KS. The count, or -errno.
  */
 int ksyms_funcs(struct ksyms *ks, const struct kfunc **funcs);

@@ -3,7 +3,8 @@
  * The kernel's symbols: the names a plan needs, through
  * bpf_kallsyms_lookup_name() where the kernel has it, else one pass of
  * /proc/kallsyms (or PFTRACE_KALLSYMS, never opened blocking), and the
- * core text functions by address for the samplers and the census.
+ * text functions (the kernel's and its modules') by address for the
+ * samplers and the census.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -38,7 +39,7 @@ struct ksym_entry {
 /*
  * The kernel's symbols, read once per process part that needs them: the
  * names asked for up front (through BPF, or one pass of /proc/kallsyms),
- * and, when asked for, every core text symbol of the same pass.
+ * and, when asked for, every text symbol of the same pass.
  */
 struct ksyms {
 	char wanted[KSYM_WANTED_MAX][128];   /* "name" or "name.*" */
@@ -164,14 +165,16 @@ static int kfunc_cmp(const void *a, const void *b)
 	return (x->addr > y->addr) - (x->addr < y->addr);
 }
 
-/* a core text symbol of the pass ('t' or 'T', not a module's) */
-static int add_func(struct ksyms *ks, const char *line, char type, const char *sym,
-		    unsigned long a)
+/*
+ * A text symbol of the pass ('t' or 'T'), the kernel's or a loaded
+ * module's (a recipe may trace a module's function, nf_conntrack's).
+ */
+static int add_func(struct ksyms *ks, char type, const char *sym, unsigned long a)
 {
 	struct kfunc *nv;
 	char *name;
 
-	if (strchr(line, '[') || (type != 't' && type != 'T') || !a)
+	if ((type != 't' && type != 'T') || !a)
 		return 0;
 	if (ks->nfuncs == ks->cap_funcs) {
 		int cap = ks->cap_funcs ? ks->cap_funcs * 2 : 65536;
@@ -195,11 +198,11 @@ static int add_func(struct ksyms *ks, const char *line, char type, const char *s
 /*
  * One pass over /proc/kallsyms: the wanted names (BASE, PREFIX: the
  * names with any ".*" cut, and whether it was there), and with FUNCS
- * every core text symbol.
+ * every text symbol.
  */
 static int kallsyms_pass(struct ksyms *ks, char base[][128], const bool *prefix, bool funcs)
 {
-	char line[512], copy[512], *sym, type;
+	char line[512], *sym, type;
 	unsigned long a;
 	int i, rc = 0;
 	FILE *f = kallsyms_open(ks);
@@ -213,8 +216,6 @@ static int kallsyms_pass(struct ksyms *ks, char base[][128], const bool *prefix,
 		ks->nfuncs = ks->cap_funcs = 0;
 	}
 	while (fgets(line, sizeof(line), f)) {
-		if (funcs)
-			memcpy(copy, line, sizeof(copy));
 		if (!kallsyms_split(line, &a, &type, &sym))
 			continue;
 		for (i = 0; i < ks->nwanted; i++) {
@@ -226,7 +227,7 @@ static int kallsyms_pass(struct ksyms *ks, char base[][128], const bool *prefix,
 			break;
 		}
 		if (funcs && !rc)
-			rc = add_func(ks, copy, type, sym, a);
+			rc = add_func(ks, type, sym, a);
 	}
 	fclose(f);
 	if (funcs && !rc) {

@@ -42,12 +42,14 @@ struct run_filter {
 
 /* --by: the walks charged to who made them */
 struct by_row {
-	char name[256];          /* comm, or the cgroup's path */
-	__u64 id;                /* thread group or cgroup id (0 for comm) */
+	char name[256];          /* comm, the cgroup's path, or a process in the namespace */
+	__u64 id;                /* thread group, cgroup id or namespace inode (0 for comm) */
 	__u64 lookups, nodes, misses;
 };
 struct by_report {
-	const char *key;         /* "comm", "pid" or "cgroup" */
+	const char *key;         /* "comm", "pid", "cgroup" or "netns" */
+	/* netns: "lookup" (the lookup's own net argument) or "task" (the task it ran in) */
+	const char *netns_of;
 	struct by_row *rows;     /* by nodes walked, most first */
 	int nrows;
 	__u64 dropped;           /* lookups no row took: the map was full */
@@ -72,6 +74,18 @@ struct duty_summary {
 	double switch_cpu_ms;    /* pftrace's CPU for a detach and an attach, the mean (0: unknown) */
 	double walk_cpu_s;       /* BPF run time of the walks meanwhile (0: unknown) */
 	double scale;            /* duration / attached_s */
+};
+
+/*
+ * A count one recipe keeps of what its kernel function does beyond the
+ * walk (conntrack's matches the kernel rejected, its walks that ended
+ * in another chain): a name for the JSON, a line saying what it counts.
+ */
+#define PFT_RECIPE_COUNTS 4
+struct recipe_count {
+	const char *name;
+	const char *what;
+	__u64 value;
 };
 
 struct target_report {
@@ -107,6 +121,8 @@ struct target_report {
 	const char *latency_unit;                /* its unit, "ns" or "cycles" */
 	const char *snapshot_error;              /* why a snapshot asked for is missing */
 	const struct by_report *by;              /* --by, or NULL */
+	struct recipe_count recipe_counts[PFT_RECIPE_COUNTS];
+	int nrecipe_counts;
 };
 
 /* A replay section (pftrace replay -o), as read back from a run file. */

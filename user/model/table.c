@@ -11,6 +11,7 @@
 
 #include "stats.h"
 #include "table.h"
+#include "khash.h"
 
 int table_shape_from_chains(struct table_shape *s, const __u32 *chain, __u64 buckets)
 {
@@ -105,6 +106,74 @@ void uniform_expectation(const struct table_shape *s, struct uniform_expect *u)
 	u->dispersion = d / mean;
 	u->df = s->buckets - 1 > (__u64)0x7fffffff ? 0x7fffffff : (int)(s->buckets - 1);
 	u->p_value = chi_square_p(u->dispersion, u->df);
+}
+
+/* P(X = k) for X ~ Poisson(lambda), from logs: no overflow at large k */
+static double poisson_pmf(double lambda, __u64 k)
+{
+	if (lambda <= 0)
+		return k == 0;
+	return exp(-lambda + (double)k * log(lambda) - lgamma((double)k + 1));
+}
+
+/*
+ * The longest of SLOTS chains, each Poisson(LAMBDA) (the multinomial's
+ * usual approximation, as in uniform_expectation()): P(max <= k) =
+ * P(X <= k)^slots. Its mean, and the smallest k whose P(max <= k)
+ * reaches 2.5% and 97.5%.
+ */
+static void longest_of(double lambda, double m, struct uniform_fill *f)
+{
+	__u64 k = lambda > 1600 ? (__u64)(lambda - 40 * sqrt(lambda)) : 0, end;
+	double below;
+
+	f->longest = (double)k;
+	f->longest_lo = f->longest_hi = -1;
+	for (end = k + 100000; k < end; k++) {
+		/* P(max <= k) = (1 - P(X > k))^m */
+		below = exp(m * log1p(-poisson_upper(lambda, k)));
+		if (f->longest_lo < 0 && below >= 0.025)
+			f->longest_lo = (double)k;
+		if (f->longest_hi < 0 && below >= 0.975)
+			f->longest_hi = (double)k;
+		f->longest += 1 - below;
+		if (1 - below < 1e-12 && f->longest_hi >= 0)
+			break;
+	}
+}
+
+int uniform_fill(struct uniform_fill *f, __u64 slots, __u64 entries)
+{
+	double m = (double)slots, n = (double)entries, lambda = n / m, a, b, var;
+	__u64 k;
+
+	memset(f, 0, sizeof(*f));
+	if (!slots)
+		return -EINVAL;
+	f->slots = slots;
+	f->entries = entries;
+	/* a bucket stays empty with probability a = (1 - 1/m)^n, two with b = (1 - 2/m)^n */
+	a = exp(n * log1p(-1.0 / m));
+	b = slots > 2 ? exp(n * log1p(-2.0 / m)) : 0;
+	f->used = m * -expm1(n * log1p(-1.0 / m));
+	var = m * a + m * (m - 1) * b - m * m * a * a;
+	f->used_sd = sqrt(fmax(0, var));
+	longest_of(lambda, m, f);
+	f->walk_hit = entries ? 1 + (n - 1) / (2 * m) : 0;
+	f->walk_miss = lambda;
+	f->max_len = (__u64)f->longest_hi + 1;
+	f->by_len = calloc(f->max_len + 1, sizeof(*f->by_len));
+	if (!f->by_len)
+		return -ENOMEM;
+	for (k = 0; k <= f->max_len; k++)
+		f->by_len[k] = m * poisson_pmf(lambda, k);
+	return 0;
+}
+
+void uniform_fill_free(struct uniform_fill *f)
+{
+	free(f->by_len);
+	f->by_len = NULL;
 }
 
 static int key_cmp(const void *a, const void *b)
@@ -213,6 +282,18 @@ static __u64 redrawn_address(__u64 addr, __u64 seed)
 }
 
 /*
+ * A uniformly random bucket of SLOTS from the 64-bit DRAW: its low bits
+ * for a power of two, else reciprocal_scale() of its high 32 bits, as
+ * conntrack's buckets are (any count, no mask).
+ */
+static inline __u64 uniform_bucket(__u64 draw, __u64 slots)
+{
+	if (!(slots & (slots - 1)))
+		return draw & (slots - 1);
+	return khash_reciprocal_scale((__u32)(draw >> 32), slots);
+}
+
+/*
  * K's bucket in a layout where what changes from boot to boot is drawn
  * anew: the superblock and mount addresses the inode and mount hashes
  * mix in (each address the same way wherever it occurs, so that keys
@@ -220,18 +301,18 @@ static __u64 redrawn_address(__u64 addr, __u64 seed)
  * function; anything else, the dcache's salted name hashes, TCP's
  * secret-keyed hash and the AVC's keys, a uniformly random bucket.
  */
-static __u64 redrawn_bucket(const struct table_hash *h, unsigned int bits,
+static __u64 redrawn_bucket(const struct table_hash *h, __u64 slots,
 			    const struct snap_key *k, __u64 seed)
 {
 	struct snap_key r = *k;
 
 	if (!h->keys->addresses)
-		return key_draw(k, seed) & ((1ULL << bits) - 1);
+		return uniform_bucket(key_draw(k, seed), slots);
 	if (h->keys->addresses & TABLE_KEY_K0)
 		r.k0 = redrawn_address(k->k0, seed);
 	if (h->keys->addresses & TABLE_KEY_K1)
 		r.k1 = redrawn_address(k->k1, seed);
-	return h->bucket(bits, &r);
+	return h->bucket(slots, &r);
 }
 
 /*
@@ -250,7 +331,7 @@ static void place_uniform(__u32 *chain, __u64 m, const struct snap_key *keys, __
 			k1 = keys[i].k1;
 			inner = mix64(k1 ^ seed);
 		}
-		chain[mix64(keys[i].k0 ^ inner) & (m - 1)]++;
+		chain[uniform_bucket(mix64(keys[i].k0 ^ inner), m)]++;
 	}
 }
 
@@ -258,7 +339,7 @@ static void place_uniform(__u32 *chain, __u64 m, const struct snap_key *keys, __
 static int redrawn_walks(struct layout_prediction *p, const struct snap_key *keys, __u64 nkeys,
 			 const struct placed_count *pc, __u64 ncounts)
 {
-	__u64 m = 1ULL << p->bits, i, seed, b, len, ahead;
+	__u64 m = p->slots, i, seed, b, len, ahead;
 	double w[PFT_REDRAWN_LAYOUTS], sum = 0, sq = 0, nodes, weighed;
 	double work = (double)nkeys + (double)ncounts + 1;
 	/* fewer layouts for a big table: about 2e8 key placements in all */
@@ -282,14 +363,14 @@ static int redrawn_walks(struct layout_prediction *p, const struct snap_key *key
 			place_uniform(chain, m, keys, nkeys, seed);
 		else
 			for (i = 0; i < nkeys; i++)
-				chain[redrawn_bucket(p->hash, p->bits, &keys[i], seed)]++;
+				chain[redrawn_bucket(p->hash, m, &keys[i], seed)]++;
 		nodes = weighed = 0;
 		for (i = 0; i < ncounts; i++) {
 			const struct key_count *c = pc[i].c;
 			__u64 draw = key_draw(&c->key, seed);
 
 			/* the same bucket redrawn_bucket() gives, its draw taken once */
-			b = uniform ? draw & (m - 1) : redrawn_bucket(p->hash, p->bits, &c->key, seed);
+			b = uniform ? uniform_bucket(draw, m) : redrawn_bucket(p->hash, m, &c->key, seed);
 			len = chain[b] + !pc[i].present;
 			/* where in its chain: uniform over the len places */
 			ahead = mix64(draw) % (len ? len : 1);
@@ -303,7 +384,7 @@ static int redrawn_walks(struct layout_prediction *p, const struct snap_key *key
 			memset(chain, 0, m * sizeof(*chain));
 		else
 			for (i = 0; i < nkeys; i++)
-				chain[redrawn_bucket(p->hash, p->bits, &keys[i], seed)] = 0;
+				chain[redrawn_bucket(p->hash, m, &keys[i], seed)] = 0;
 		w[r] = weighed > 0 ? nodes / weighed : 0;
 		sum += w[r];
 		sq += w[r] * w[r];
@@ -317,11 +398,11 @@ static int redrawn_walks(struct layout_prediction *p, const struct snap_key *key
 	return 0;
 }
 
-int predict_layout(struct layout_prediction *p, const struct table_hash *hash, unsigned int bits,
+int predict_layout(struct layout_prediction *p, const struct table_hash *hash, __u64 slots,
 		   const struct snap_key *keys, __u64 nkeys,
 		   const struct key_count *counts, __u64 ncounts, bool redraw)
 {
-	__u64 buckets = 1ULL << bits, i;
+	__u64 buckets = slots, i;
 	struct snap_key *sorted = NULL;
 	struct placed_count *pc = NULL;
 	__u32 *chain;
@@ -329,15 +410,15 @@ int predict_layout(struct layout_prediction *p, const struct table_hash *hash, u
 
 	memset(p, 0, sizeof(*p));
 	p->hash = hash;
-	p->bits = bits;
+	p->slots = slots;
 	p->mean_walk_in_order = -1;
-	if (bits < 1 || bits > PFT_TABLE_MAX_BITS || !hash)
+	if (slots < 2 || slots > PFT_TABLE_MAX_SLOTS || !table_hash_takes(hash, slots))
 		return -EINVAL;
 	chain = calloc(buckets, sizeof(*chain));
 	if (!chain)
 		return -ENOMEM;
 	for (i = 0; i < nkeys; i++)
-		chain[hash->bucket(bits, &keys[i])]++;
+		chain[hash->bucket(slots, &keys[i])]++;
 	rc = table_shape_from_chains(&p->shape, chain, buckets);
 	if (!rc && ncounts) {
 		sorted = malloc(nkeys * sizeof(*sorted) + 1);
@@ -350,7 +431,7 @@ int predict_layout(struct layout_prediction *p, const struct table_hash *hash, u
 		qsort(sorted, nkeys, sizeof(*sorted), key_cmp);
 		for (i = 0; i < ncounts; i++) {
 			pc[i].c = &counts[i];
-			pc[i].bucket = hash->bucket(bits, &counts[i].key);
+			pc[i].bucket = hash->bucket(slots, &counts[i].key);
 			pc[i].present = bsearch(&counts[i].key, sorted, nkeys, sizeof(*sorted),
 						key_cmp) != NULL;
 		}
@@ -379,19 +460,19 @@ static int placed_key_cmp(const void *a, const void *b)
 	return key_cmp(&((const struct placed_key *)a)->key, &((const struct placed_key *)b)->key);
 }
 
-int predict_own_layout(struct layout_prediction *p, const struct table_hash *hash, unsigned int bits,
+int predict_own_layout(struct layout_prediction *p, const struct table_hash *hash, __u64 slots,
 		       const struct snap_key *keys, __u64 nkeys,
 		       const struct key_count *counts, __u64 ncounts, bool redraw)
 {
 	struct placed_key *pk, probe, *found;
 	__u64 *seen, i, len;
 	double nodes = 0, weighed = 0;
-	int rc = predict_layout(p, hash, bits, keys, nkeys, counts, ncounts, redraw);
+	int rc = predict_layout(p, hash, slots, keys, nkeys, counts, ncounts, redraw);
 
 	if (rc || !ncounts)
 		return rc;
 	pk = malloc(nkeys * sizeof(*pk) + 1);
-	seen = calloc(1ULL << bits, sizeof(*seen));
+	seen = calloc(slots, sizeof(*seen));
 	if (!pk || !seen) {
 		free(pk);
 		free(seen);
@@ -399,14 +480,14 @@ int predict_own_layout(struct layout_prediction *p, const struct table_hash *has
 	}
 	for (i = 0; i < nkeys; i++) {
 		pk[i].key = keys[i];
-		pk[i].bucket = hash->bucket(bits, &keys[i]);
+		pk[i].bucket = hash->bucket(slots, &keys[i]);
 		pk[i].pos = ++seen[pk[i].bucket];
 	}
 	qsort(pk, nkeys, sizeof(*pk), placed_key_cmp);
 	for (i = 0; i < ncounts; i++) {
 		probe.key = counts[i].key;
 		found = bsearch(&probe, pk, nkeys, sizeof(*pk), placed_key_cmp);
-		len = seen[hash->bucket(bits, &counts[i].key)];
+		len = seen[hash->bucket(slots, &counts[i].key)];
 		if (found) {
 			nodes += (double)counts[i].hits * (double)found->pos +
 				 (double)counts[i].misses * (double)(len - found->pos);

@@ -17,6 +17,7 @@
 
 /* Largest table whatif lays out: 2^24 buckets, 64 MiB of counts. */
 #define PFT_TABLE_MAX_BITS 24
+#define PFT_TABLE_MAX_SLOTS (1ULL << PFT_TABLE_MAX_BITS)
 
 struct table_shape {
 	__u64 entries;
@@ -41,6 +42,26 @@ void table_shape_free(struct table_shape *s);
 bool table_shape_equal(const struct table_shape *a, const struct table_shape *b);
 void uniform_expectation(const struct table_shape *observed, struct uniform_expect *u);
 
+/*
+ * A table of SLOTS buckets filled with ENTRIES entries, each in a bucket
+ * of its own drawn uniformly at random (a hash keyed by a secret, as
+ * conntrack's SipHash is): whatif --entries. Expectations, and the
+ * spread another fill of the same size would show.
+ */
+struct uniform_fill {
+	__u64 slots, entries;
+	double used, used_sd;                    /* buckets used, and its standard deviation */
+	double longest, longest_lo, longest_hi;  /* the longest chain: mean, 2.5% and 97.5% points */
+	double walk_hit;                         /* nodes a hit walks: 1 + (entries - 1) / (2 slots) */
+	double walk_miss;                        /* nodes a miss walks: entries / slots */
+	double *by_len;                          /* expected buckets with L entries, L = 0..max_len */
+	__u64 max_len;
+};
+
+/* 0, -EINVAL (no buckets) or -ENOMEM. */
+int uniform_fill(struct uniform_fill *f, __u64 slots, __u64 entries);
+void uniform_fill_free(struct uniform_fill *f);
+
 /* How often one key was looked up while tracing, by the kernel's verdict. */
 struct key_count {
 	struct snap_key key;
@@ -50,7 +71,7 @@ struct key_count {
 
 struct layout_prediction {
 	const struct table_hash *hash;
-	unsigned int bits;
+	__u64 slots;                 /* buckets: a power of two unless the hash takes any */
 	struct table_shape shape;
 	/*
 	 * Nodes a lookup walks, weighted by the traced lookups. The order
@@ -89,16 +110,17 @@ struct layout_prediction {
 #define PFT_REDRAWN_LAYOUTS 400
 
 /*
- * Lay KEYS out under (hash, bits) and weigh the walks by COUNTS (may be
+ * Lay KEYS out under (hash, slots) and weigh the walks by COUNTS (may be
  * empty: mean_walk is then 0). REDRAW: the redrawn_walk figures too, by
  * far the most of the cost (hundreds of layouts; -1 without). 0, -EINVAL
- * (bits out of range) or -ENOMEM.
+ * (a size out of 2 to PFT_TABLE_MAX_SLOTS, or one the hash cannot take)
+ * or -ENOMEM.
  */
-int predict_layout(struct layout_prediction *p, const struct table_hash *hash, unsigned int bits,
+int predict_layout(struct layout_prediction *p, const struct table_hash *hash, __u64 slots,
 		   const struct snap_key *keys, __u64 nkeys,
 		   const struct key_count *counts, __u64 ncounts, bool redraw);
 /* The same for the snapshot's own layout, KEYS in its chain order: also mean_walk_in_order. */
-int predict_own_layout(struct layout_prediction *p, const struct table_hash *hash, unsigned int bits,
+int predict_own_layout(struct layout_prediction *p, const struct table_hash *hash, __u64 slots,
 		       const struct snap_key *keys, __u64 nkeys,
 		       const struct key_count *counts, __u64 ncounts, bool redraw);
 void layout_prediction_free(struct layout_prediction *p);
@@ -110,7 +132,7 @@ void layout_prediction_free(struct layout_prediction *p);
  */
 struct table_snapshot {
 	const struct table_hash *hash;  /* the kernel's bucket function */
-	unsigned int bits;           /* log2 of the buckets */
+	unsigned int bits;           /* log2 of the buckets (shape.buckets) where a power of two, else 0 */
 	const char *key_layout;      /* what k0 and k1 hold */
 	struct table_shape shape;
 	struct uniform_expect uniform;

@@ -32,10 +32,20 @@ __u32 avc_hash_jhash(__u32 ssid, __u32 tsid, __u16 tclass)
 	return jhash_3words(ssid, tsid, tclass, 0);
 }
 
+unsigned int table_slot_bits(__u64 slots)
+{
+	return slots ? (unsigned int)__builtin_ctzll(slots) : 0;
+}
+
+bool table_hash_takes(const struct table_hash *h, __u64 slots)
+{
+	return h && slots && (h->any_size || !(slots & (slots - 1)));
+}
+
 #define AVC_BUCKET(fn)								\
-static __u64 fn##_bucket(unsigned int bits, const struct snap_key *k)		\
+static __u64 fn##_bucket(__u64 slots, const struct snap_key *k)			\
 {										\
-	return fn((__u32)k->k0, (__u32)(k->k0 >> 32), (__u16)k->k1) & ((1ULL << bits) - 1); \
+	return fn((__u32)k->k0, (__u32)(k->k0 >> 32), (__u16)k->k1) & (slots - 1); \
 }
 AVC_BUCKET(avc_hash_xor)
 AVC_BUCKET(avc_hash_murmur3)
@@ -46,8 +56,10 @@ const struct table_hash table_hash_murmur3 = { "murmur3", avc_hash_murmur3_bucke
 const struct table_hash table_hash_jhash = { "jhash", avc_hash_jhash_bucket, &avc_keys };
 
 /* fs/dcache.c d_hash(): hash >> d_hash_shift, shift = 32 - bits; k0 = d_name.hash_len */
-static __u64 d_hash_bucket(unsigned int bits, const struct snap_key *k)
+static __u64 d_hash_bucket(__u64 slots, const struct snap_key *k)
 {
+	unsigned int bits = table_slot_bits(slots);
+
 	return bits ? (__u32)k->k0 >> (32 - bits) : 0;
 }
 
@@ -57,12 +69,12 @@ static const struct table_keys dcache_keys = { .k0_bytes = 4 };
 const struct table_hash table_hash_d_hash = { "d_hash", d_hash_bucket, &dcache_keys };
 
 /* fs/inode.c hash(sb, hashval), i_hash_shift = bits; k0 = sb, k1 = ino */
-static __u64 inode_hash_bucket(unsigned int bits, const struct snap_key *k)
+static __u64 inode_hash_bucket(__u64 slots, const struct snap_key *k)
 {
 	__u64 tmp = (k->k1 * k->k0) ^ (GOLDEN_RATIO_64 + k->k1) / L1_CACHE_BYTES;
 
-	tmp = tmp ^ ((tmp ^ GOLDEN_RATIO_64) >> bits);
-	return tmp & ((1ULL << bits) - 1);
+	tmp = tmp ^ ((tmp ^ GOLDEN_RATIO_64) >> table_slot_bits(slots));
+	return tmp & (slots - 1);
 }
 
 static const struct table_keys inode_keys = {
@@ -76,12 +88,12 @@ const struct table_hash table_hash_inode = {
 };
 
 /* fs/namespace.c m_hash(mnt, dentry), m_hash_shift = bits; k0 = mnt, k1 = dentry */
-static __u64 m_hash_bucket(unsigned int bits, const struct snap_key *k)
+static __u64 m_hash_bucket(__u64 slots, const struct snap_key *k)
 {
 	__u64 tmp = k->k0 / L1_CACHE_BYTES + k->k1 / L1_CACHE_BYTES;
 
-	tmp = tmp + (tmp >> bits);
-	return tmp & ((1ULL << bits) - 1);
+	tmp = tmp + (tmp >> table_slot_bits(slots));
+	return tmp & (slots - 1);
 }
 
 static const struct table_keys mount_keys = {
@@ -91,19 +103,52 @@ static const struct table_keys mount_keys = {
 const struct table_hash table_hash_m_hash = { "m_hash", m_hash_bucket, &mount_keys };
 
 /* the full inet_ehashfn() value, masked; keyed by a boot-time secret */
-static __u64 ehash_bucket(unsigned int bits, const struct snap_key *k)
+static __u64 ehash_bucket(__u64 slots, const struct snap_key *k)
 {
-	return k->k0 & ((1ULL << bits) - 1);
+	return k->k0 & (slots - 1);
 }
 
 static const struct table_keys tcp_keys = { .k0_bytes = 4 };
 
 const struct table_hash table_hash_ehash = { "ehash", ehash_bucket, &tcp_keys };
 
+/*
+ * net/netfilter/nf_conntrack_core.c: reciprocal_scale() of the raw
+ * hash_conntrack_raw() value, which a boot-time secret keys; k0 = the
+ * raw hash. Any size: nf_ct_alloc_hashtable() rounds a request up to a
+ * page of list heads, 512 of them (x86-64, 4 KiB pages, 6.1 to 7.2).
+ */
+static __u64 conntrack_bucket(__u64 slots, const struct snap_key *k)
+{
+	return khash_reciprocal_scale((__u32)k->k0, slots);
+}
+
+static const struct table_keys conntrack_keys = { .k0_bytes = 4 };
+
+const struct table_hash table_hash_conntrack = {
+	"hash_conntrack", conntrack_bucket, &conntrack_keys, NULL, .any_size = true, .size_step = 512,
+};
+
+/*
+ * The same raw hash masked, as a power-of-two table would take it: not
+ * the kernel's (its high bits choose the bucket, a mask its low ones),
+ * so taken for the kernel's own (whatif -C current.hash) it must fail
+ * the identity check and the lab's resize proof; beside it, what a mask
+ * would do with the same entries.
+ */
+static __u64 conntrack_mask_bucket(__u64 slots, const struct snap_key *k)
+{
+	return (__u32)k->k0 & (slots - 1);
+}
+
+const struct table_hash table_hash_conntrack_mask = { "conntrack_mask", conntrack_mask_bucket,
+						       &conntrack_keys };
+
 /* The registry, in the order whatif lists and times them. */
 static const struct table_hash *const table_hashes[] = {
 	&table_hash_xor, &table_hash_murmur3, &table_hash_jhash, &table_hash_d_hash,
-	&table_hash_inode, &table_hash_m_hash, &table_hash_ehash,
+	&table_hash_inode, &table_hash_m_hash, &table_hash_ehash, &table_hash_conntrack,
+	&table_hash_conntrack_mask,
 };
 #define NHASHES ((int)(sizeof(table_hashes) / sizeof(table_hashes[0])))
 _Static_assert(NHASHES <= TABLE_HASHES_MAX, "raise TABLE_HASHES_MAX");

@@ -40,12 +40,21 @@ struct table_keys {
 
 struct table_hash {
 	const char *name;                 /* as run files name it: "m_hash" */
-	/* the bucket of K in a table of 2^bits buckets */
-	__u64 (*bucket)(unsigned int bits, const struct snap_key *k);
+	/* the bucket of K in a table of SLOTS buckets (a power of two, unless any_size) */
+	__u64 (*bucket)(__u64 slots, const struct snap_key *k);
 	const struct table_keys *keys;
 	/* why the kernel's own layout may differ from the one predicted; NULL: only a wrong hash */
 	const char *identity_caveat;
+	/* any bucket count (reciprocal_scale()), where the others mask: powers of two only */
+	bool any_size;
+	/* the sizes the kernel allocates are multiples of this (conntrack's: 512); 0: any */
+	unsigned int size_step;
 };
+
+/* Whether a table of SLOTS buckets can be bucketed by H: a power of two, unless it takes any. */
+bool table_hash_takes(const struct table_hash *h, __u64 slots);
+/* log2 of SLOTS, a power of two */
+unsigned int table_slot_bits(__u64 slots);
 
 /* Largest number of bucket functions: the registry is checked against it when built. */
 #define TABLE_HASHES_MAX 16
@@ -58,9 +67,12 @@ struct table_hash {
  *   inode_hash            fs/inode.c hash(sb, ino)
  *   m_hash                fs/namespace.c m_hash(mnt, dentry)
  *   ehash                 the full inet_ehashfn() value & mask
+ *   hash_conntrack        reciprocal_scale() of the raw hash_conntrack_raw() value
+ *   conntrack_mask        the same raw hash masked (not the kernel's: a foil)
  */
 extern const struct table_hash table_hash_xor, table_hash_murmur3, table_hash_jhash,
-	table_hash_d_hash, table_hash_inode, table_hash_m_hash, table_hash_ehash;
+	table_hash_d_hash, table_hash_inode, table_hash_m_hash, table_hash_ehash,
+	table_hash_conntrack, table_hash_conntrack_mask;
 
 /* The I-th of the registry, in its order; NULL past the end. */
 const struct table_hash *table_hash_at(int i);

@@ -5,16 +5,16 @@
 #include "latency.h"
 #include "whatif.h"
 
-/* H's cost at 2^bits buckets, timed on its first use */
+/* H's cost at SLOTS buckets, timed on its first use */
 static struct estimate hash_cost(struct whatif_costs *c, const struct table_hash *h,
-				 unsigned int bits)
+				 __u64 slots)
 {
 	int i = table_hash_index(h);
 
 	if (i < 0)
-		return c->time_hash(h, bits);
+		return c->time_hash(h, slots);
 	if (!c->known[i]) {
-		c->hash[i] = c->time_hash(h, bits);
+		c->hash[i] = c->time_hash(h, slots);
 		c->known[i] = true;
 	}
 	return c->hash[i];
@@ -39,11 +39,11 @@ static void price_node(struct whatif_table *w, struct whatif_costs *c)
 }
 
 /*
- * The next layout, (H, BITS): the first is the kernel's own, whose keys
+ * The next layout, (H, SLOTS): the first is the kernel's own, whose keys
  * (OWN: in its chain order) give the identity and the walk the others
  * are judged against. 0, or what predict_layout() returned.
  */
-static int lay_out(struct whatif_table *w, const struct table_hash *h, unsigned int bits,
+static int lay_out(struct whatif_table *w, const struct table_hash *h, __u64 slots,
 		   bool own, struct whatif_costs *c)
 {
 	const struct table_snapshot *s = w->t->snapshot;
@@ -53,8 +53,8 @@ static int lay_out(struct whatif_table *w, const struct table_hash *h, unsigned 
 
 	memset(l, 0, sizeof(*l));
 	if (c->laying_out)
-		c->laying_out(w, h, bits);
-	rc = (own ? predict_own_layout : predict_layout)(&l->p, h, bits, s->keys, s->nkeys,
+		c->laying_out(w, h, slots);
+	rc = (own ? predict_own_layout : predict_layout)(&l->p, h, slots, s->keys, s->nkeys,
 		w->counted ? w->weigh->counts : NULL, w->counted ? w->weigh->ncounts : 0, w->redrawn);
 	if (rc)
 		return rc;
@@ -62,7 +62,7 @@ static int lay_out(struct whatif_table *w, const struct table_hash *h, unsigned 
 		w->identity = table_shape_equal(&l->p.shape, &s->shape);
 		if (w->counted) {
 			price_node(w, c);
-			w->hash_now = hash_cost(c, h, bits);
+			w->hash_now = hash_cost(c, h, slots);
 			w->priced = true;
 		}
 		return 0;
@@ -71,7 +71,7 @@ static int lay_out(struct whatif_table *w, const struct table_hash *h, unsigned 
 		return 0;
 	now_exact = first->p.mean_walk_in_order >= 0 ? first->p.mean_walk_in_order : first->p.mean_walk;
 	verdict_compute(first->p.mean_walk, l->p.mean_walk, now_exact, l->p.mean_walk_lo,
-			l->p.mean_walk_hi, w->node_cost, w->hash_now, hash_cost(c, h, bits), &l->v);
+			l->p.mean_walk_hi, w->node_cost, w->hash_now, hash_cost(c, h, slots), &l->v);
 	l->has_verdict = true;
 	return 0;
 }
@@ -95,25 +95,49 @@ static int candidate_hashes(const struct whatif_ask *q, const struct table_hash 
 	return n;
 }
 
-/* The sizes to try: those asked, else the keys' own range, else the kernel's -1 to +3. */
-static int candidate_bits(const struct whatif_ask *q, const struct table_snapshot *s,
-			  const struct table_hash *current, unsigned int *bits)
+__u64 whatif_kernel_size(const struct table_hash *h, __u64 slots)
+{
+	__u64 step = h && h->size_step ? h->size_step : 1;
+
+	return (slots + step - 1) / step * step;
+}
+
+__u64 whatif_size_refused(const struct whatif_ask *q, const struct table_hash *current)
+{
+	int i;
+
+	for (i = 0; i < q->nslots; i++)
+		if (!table_hash_takes(current, q->slots[i]))
+			return q->slots[i];
+	return 0;
+}
+
+/*
+ * The sizes to try: those asked (as the kernel would allocate them),
+ * else the keys' own range, else half to eight times the kernel's.
+ */
+static int candidate_slots(const struct whatif_ask *q, const struct table_snapshot *s,
+			   const struct table_hash *current, __u64 *slots)
 {
 	const struct table_keys *k = current->keys;
+	__u64 own = s->shape.buckets, v;
 	int n = 0, i;
 
-	if (q->nbits) {
-		memcpy(bits, q->bits, (size_t)q->nbits * sizeof(*bits));
-		return q->nbits;
+	if (q->nslots) {
+		for (i = 0; i < q->nslots; i++)
+			slots[n++] = whatif_kernel_size(current, q->slots[i]);
+		return n;
 	}
 	if (k->whatif_bits_min) {
 		for (i = (int)k->whatif_bits_min; i <= (int)k->whatif_bits_max; i++)
-			bits[n++] = (unsigned int)i;
+			slots[n++] = 1ULL << i;
 		return n;
 	}
-	for (i = -1; i <= 3; i++)
-		if ((int)s->bits + i >= 1 && (int)s->bits + i <= PFT_TABLE_MAX_BITS)
-			bits[n++] = (unsigned int)((int)s->bits + i);
+	for (i = -1; i <= 3; i++) {
+		v = whatif_kernel_size(current, i < 0 ? own / 2 : own << i);
+		if (v >= 2 && v <= PFT_TABLE_MAX_SLOTS && table_hash_takes(current, v))
+			slots[n++] = v;
+	}
 	return n;
 }
 
@@ -125,13 +149,29 @@ static int laid_out(struct whatif_costs *c, int rc)
 	return rc;
 }
 
+/* --entries: the kernel's hash at SLOTS, filled to ENTRIES under uniform hashing */
+static int fill_out(struct whatif_table *w, __u64 slots, __u64 entries)
+{
+	struct whatif_layout *l = &w->layouts[w->nlayouts];
+
+	memset(l, 0, sizeof(*l));
+	l->p.hash = w->current;
+	l->p.slots = slots;
+	l->p.mean_walk_in_order = -1;
+	l->filled = true;
+	if (uniform_fill(&l->fill, slots, entries))
+		return -ENOMEM;
+	w->nlayouts++;
+	return 0;
+}
+
 int whatif_weigh(struct whatif_table *w, const struct whatif_ask *q,
 		 const struct target_report *t, const struct table_snapshot *weigh,
 		 struct whatif_costs *c)
 {
 	const struct table_snapshot *s = t->snapshot;
 	const struct table_hash *hashes[TABLE_HASHES_MAX];
-	unsigned int sizes[WHATIF_MAX_LAYOUTS];
+	__u64 sizes[WHATIF_MAX_LAYOUTS];
 	int nh, nb, i, j;
 
 	memset(w, 0, sizeof(*w));
@@ -140,27 +180,38 @@ int whatif_weigh(struct whatif_table *w, const struct whatif_ask *q,
 	w->counted = weigh->counted;
 	w->redrawn = q->redrawn;
 	w->current = q->forced_current ? q->forced_current : s->hash;
-	if (!table_hash_compatible(s->hash, w->current))
+	if (!table_hash_compatible(s->hash, w->current) ||
+	    !table_hash_takes(w->current, s->shape.buckets))
 		return -EINVAL;
 	nh = candidate_hashes(q, w->current, hashes);
-	nb = candidate_bits(q, s, w->current, sizes);
+	nb = candidate_slots(q, s, w->current, sizes);
+	/* the status line's count: the layouts below (--entries' fills are not laid out) */
 	w->planned = 1;
-	for (i = 0; i < nb; i++)
+	for (i = 0; !q->entries && i < nb; i++)
 		for (j = 0; j < nh; j++)
-			w->planned += !(hashes[j] == w->current && sizes[i] == s->bits);
+			w->planned += !(hashes[j] == w->current && sizes[i] == s->shape.buckets) &&
+				      table_hash_takes(hashes[j], sizes[i]);
 	if (w->planned > WHATIF_MAX_LAYOUTS)
 		w->planned = WHATIF_MAX_LAYOUTS;
 	/* the snapshot's keys are in its chain order, unless another hash is taken for its own */
-	if (lay_out(w, w->current, s->bits, !q->forced_current, c)) {
-		w->failed_bits = s->bits;
+	if (lay_out(w, w->current, s->shape.buckets, !q->forced_current, c)) {
+		w->failed_slots = s->shape.buckets;
 		return laid_out(c, -ENOMEM);
 	}
-	for (i = 0; i < nb; i++)
+	/* --entries: the table as it would be at that many entries, at each size */
+	for (i = 0; q->entries && i < nb && w->nlayouts < WHATIF_MAX_LAYOUTS; i++)
+		if (fill_out(w, sizes[i], q->entries)) {
+			w->failed_slots = sizes[i];
+			return laid_out(c, -ENOMEM);
+		}
+	for (i = 0; !q->entries && i < nb; i++)
 		for (j = 0; j < nh && w->nlayouts < WHATIF_MAX_LAYOUTS; j++) {
-			if (hashes[j] == w->current && sizes[i] == s->bits)
+			if (hashes[j] == w->current && sizes[i] == s->shape.buckets)
+				continue;
+			if (!table_hash_takes(hashes[j], sizes[i]))
 				continue;
 			if (lay_out(w, hashes[j], sizes[i], false, c)) {
-				w->failed_bits = sizes[i];
+				w->failed_slots = sizes[i];
 				return laid_out(c, -ENOMEM);
 			}
 		}
@@ -184,16 +235,18 @@ int whatif_weigh_report(struct whatif_table *w, const struct target_report *t,
 	w->planned = 1;
 	for (i = 0; (h = table_hash_at(i)); i++)
 		if (table_hash_compatible(s->hash, h))
-			w->planned += (h != s->hash) + (s->bits + 1 <= PFT_TABLE_MAX_BITS);
-	if (lay_out(w, s->hash, s->bits, true, c))
+			w->planned += (h != s->hash && table_hash_takes(h, s->shape.buckets)) +
+				      (s->shape.buckets * 2 <= PFT_TABLE_MAX_SLOTS &&
+				       table_hash_takes(h, s->shape.buckets * 2));
+	if (lay_out(w, s->hash, s->shape.buckets, true, c))
 		return laid_out(c, -1);
 	for (i = 0; (h = table_hash_at(i)); i++) {
 		if (!table_hash_compatible(s->hash, h))
 			continue;
 		if (h != s->hash)
-			lay_out(w, h, s->bits, false, c);
-		if (s->bits + 1 <= PFT_TABLE_MAX_BITS)
-			lay_out(w, h, s->bits + 1, false, c);
+			lay_out(w, h, s->shape.buckets, false, c);
+		if (s->shape.buckets * 2 <= PFT_TABLE_MAX_SLOTS)
+			lay_out(w, h, s->shape.buckets * 2, false, c);
 	}
 	return laid_out(c, 0);
 }
@@ -202,7 +255,9 @@ void whatif_table_free(struct whatif_table *w)
 {
 	int i;
 
-	for (i = 0; i < w->nlayouts; i++)
+	for (i = 0; i < w->nlayouts; i++) {
 		layout_prediction_free(&w->layouts[i].p);
+		uniform_fill_free(&w->layouts[i].fill);
+	}
 	w->nlayouts = 0;
 }

@@ -22,12 +22,14 @@
 
 /* What was asked (pftrace whatif's options); zeroed: the defaults. */
 struct whatif_ask {
-	unsigned int bits[WHATIF_MAX_LAYOUTS];           /* sizes, as log2 */
-	int nbits;
+	__u64 slots[WHATIF_MAX_LAYOUTS];                 /* sizes, in buckets */
+	int nslots;
 	const struct table_hash *hashes[WHATIF_MAX_HASHES];
 	int nhashes;
 	const struct table_hash *forced_current;         /* taken for the kernel's own hash */
 	bool redrawn;     /* the figures of layouts on other boots too (JSON's): most of the cost */
+	/* --entries: each size filled to this many entries under uniform hashing (0: not asked) */
+	__u64 entries;
 };
 
 struct whatif_table;
@@ -38,12 +40,12 @@ struct whatif_table;
  * same), by their place in the registry.
  */
 struct whatif_costs {
-	struct estimate (*time_hash)(const struct table_hash *h, unsigned int bits);
+	struct estimate (*time_hash)(const struct table_hash *h, __u64 slots);
 	struct estimate (*time_node)(void);
 	bool known[TABLE_HASHES_MAX];
 	struct estimate hash[TABLE_HASHES_MAX];
 	/* a big table takes seconds a layout: told before each (may be NULL), and after the last */
-	void (*laying_out)(const struct whatif_table *w, const struct table_hash *h, unsigned int bits);
+	void (*laying_out)(const struct whatif_table *w, const struct table_hash *h, __u64 slots);
 	void (*laid_out)(void);
 };
 
@@ -51,6 +53,9 @@ struct whatif_layout {
 	struct layout_prediction p;
 	bool has_verdict;
 	struct verdict v;
+	/* --entries: p.slots filled to whatif_ask.entries (p.shape unused) */
+	bool filled;
+	struct uniform_fill fill;
 };
 
 /* One table's layouts: the kernel's own first. */
@@ -64,7 +69,7 @@ struct whatif_table {
 	struct estimate node_cost;
 	const char *node_cost_source;
 	struct estimate hash_now;             /* the own layout's bucket function */
-	unsigned int failed_bits;             /* a layout there was no memory for, or 0 */
+	__u64 failed_slots;                   /* a layout there was no memory for, or 0 */
 	bool redrawn;                         /* layouts on other boots weighed too */
 	int planned;                          /* the layouts to be laid out */
 	int nlayouts;
@@ -73,8 +78,10 @@ struct whatif_table {
 
 /*
  * T's snapshot under what Q asks, weighed by WEIGH's counts (T's own, or
- * another run's). 0; -EINVAL when Q forces a hash that cannot hash these
- * keys; -ENOMEM when a layout failed (the ones before it stand).
+ * another run's); with Q's entries, each size also filled to that many
+ * entries (struct uniform_fill). 0; -EINVAL when Q forces a hash that
+ * cannot hash these keys, or not at the snapshot's size; -ENOMEM when a
+ * layout failed (the ones before it stand).
  */
 int whatif_weigh(struct whatif_table *w, const struct whatif_ask *q,
 		 const struct target_report *t, const struct table_snapshot *weigh,
@@ -87,5 +94,9 @@ int whatif_weigh(struct whatif_table *w, const struct whatif_ask *q,
 int whatif_weigh_report(struct whatif_table *w, const struct target_report *t,
 			struct whatif_costs *c);
 void whatif_table_free(struct whatif_table *w);
+/* A size Q asks that the bucket function CURRENT cannot take (a mask needs a power of two), or 0 */
+__u64 whatif_size_refused(const struct whatif_ask *q, const struct table_hash *current);
+/* SLOTS as the kernel would allocate it for H: up to H's size_step */
+__u64 whatif_kernel_size(const struct table_hash *h, __u64 slots);
 
 #endif

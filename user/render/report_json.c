@@ -22,6 +22,8 @@ static struct json_object *by_json(const struct by_report *b)
 	int i;
 
 	add(o, "key", json_object_new_string(b->key));
+	if (b->netns_of)
+		add(o, "netns_of", json_object_new_string(b->netns_of));
 	for (i = 0; i < b->nrows; i++) {
 		const struct by_row *r = &b->rows[i];
 		struct json_object *row = json_object_new_object();
@@ -184,6 +186,22 @@ static void add_walks_json(struct json_object *o, const struct target_report *t)
 	add(o, "prefetch_model", pm);
 }
 
+/* [{"name", "count", "what"}]: what the recipe counts beyond the walk */
+static struct json_object *recipe_counts_json(const struct target_report *t)
+{
+	struct json_object *a = json_object_new_array(), *c;
+	int i;
+
+	for (i = 0; i < t->nrecipe_counts; i++) {
+		c = json_object_new_object();
+		add(c, "name", json_object_new_string(t->recipe_counts[i].name));
+		add(c, "count", u64(t->recipe_counts[i].value));
+		add(c, "what", json_object_new_string(t->recipe_counts[i].what));
+		json_object_array_add(a, c);
+	}
+	return a;
+}
+
 static struct json_object *target_json(const struct target_report *t, double duration_s,
 				       const struct sample_result *samples)
 {
@@ -204,6 +222,8 @@ static struct json_object *target_json(const struct target_report *t, double dur
 	add(o, "truncated", u64(s->truncated));
 	add(o, "read_faults", u64(s->read_faults));
 	add(o, "lost", u64(s->lost));
+	if (t->nrecipe_counts)
+		add(o, "recipe_counts", recipe_counts_json(t));
 	add(o, "overhead", overhead_json(t, duration_s));
 	add(o, "self_check", self_check_json(t));
 	if (t->by)

@@ -75,9 +75,11 @@ static void render_by(FILE *f, const struct by_report *b, __u64 lookups)
 {
 	int i;
 
-	fprintf(f, "\n  who walked, by %s (top %d of %d by nodes walked)%s\n", b->key,
+	fprintf(f, "\n  who walked, by %s (top %d of %d by nodes walked)%s%s\n", b->key,
 		b->nrows < BY_TEXT_ROWS ? b->nrows : BY_TEXT_ROWS, b->nrows,
-		b->scaled ? ", scaled from the sample" : "");
+		b->scaled ? ", scaled from the sample" : "",
+		!b->netns_of ? "" : !strcmp(b->netns_of, "lookup") ? "; the lookup's own namespace" :
+		"; the namespace of the task the lookup ran in");
 	fprintf(f, "  %-24s %10s %12s %12s %9s %7s\n", b->key, "id", "lookups", "nodes",
 		"mean walk", "share");
 	for (i = 0; i < b->nrows && i < BY_TEXT_ROWS; i++) {
@@ -138,6 +140,7 @@ static void render_counts(FILE *f, const struct target_report *t, double duratio
 {
 	const struct chain_stats *s = &t->stats;
 	const struct walk_summary *w = &t->sum;
+	int i;
 
 	fprintf(f, "  lookups     %12llu  %.1f/s\n", (unsigned long long)s->lookups,
 		duration_s > 0 ? (double)s->lookups / duration_s : 0.0);
@@ -160,6 +163,9 @@ static void render_counts(FILE *f, const struct target_report *t, double duratio
 	if (s->read_faults || s->lost)
 		fprintf(f, "  unreadable  %12llu  lost %llu\n",
 			(unsigned long long)s->read_faults, (unsigned long long)s->lost);
+	for (i = 0; i < t->nrecipe_counts; i++)
+		fprintf(f, "  %-11s %12llu  %s\n", t->recipe_counts[i].name,
+			(unsigned long long)t->recipe_counts[i].value, t->recipe_counts[i].what);
 }
 
 /* The walks of a target whose self-check passed: histograms, the prefetch model, --by, --latency. */

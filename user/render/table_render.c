@@ -79,7 +79,9 @@ struct json_object *snapshot_json(const struct table_snapshot *s)
 	add(o, "cut", u64(s->cut));
 	add(o, "restarts", u64(s->restarts));
 	add(o, "hash", json_object_new_string(h ? h->name : "none"));
-	add(o, "bits", json_object_new_int((int)s->bits));
+	/* bits only where the size is a power of two (conntrack's need not be) */
+	if (s->shape.buckets && !(s->shape.buckets & (s->shape.buckets - 1)))
+		add(o, "bits", json_object_new_int((int)s->bits));
 
 	k = json_object_new_object();
 	add(k, "layout", json_object_new_string(s->key_layout ? s->key_layout : ""));
@@ -102,14 +104,24 @@ struct json_object *snapshot_json(const struct table_snapshot *s)
 	return o;
 }
 
+void table_size_text(__u64 slots, char *buf, size_t len)
+{
+	if (slots && !(slots & (slots - 1)))
+		snprintf(buf, len, "2^%u", table_slot_bits(slots));
+	else
+		snprintf(buf, len, "%llu", (unsigned long long)slots);
+}
+
 void render_snapshot_text(FILE *f, const struct table_snapshot *s)
 {
 	const struct table_shape *t = &s->shape;
 	double used_pct = t->buckets ? 100.0 * (double)t->used / (double)t->buckets : 0;
 	__u64 l, most = 0;
+	char size[32];
 
-	fprintf(f, "\n  snapshot of the whole table (%s hash, 2^%u buckets), walked in %.1f ms%s\n",
-		s->hash ? s->hash->name : "none", s->bits, s->took_ms,
+	table_size_text(t->buckets, size, sizeof(size));
+	fprintf(f, "\n  snapshot of the whole table (%s hash, %s buckets), walked in %.1f ms%s\n",
+		s->hash ? s->hash->name : "none", size, s->took_ms,
 		s->changed_buckets ? "" : ", unchanged on a second walk");
 	if (s->changed_buckets)
 		fprintf(f, "  CHANGED: %llu buckets differed on a second walk: the table moved "

@@ -67,9 +67,11 @@ static void print_costs(FILE *f, const struct whatif_table *w, const struct what
 static void print_head(FILE *f, const struct whatif_table *w, const char *lookups_from)
 {
 	const struct table_snapshot *s = w->t->snapshot, *weigh = w->weigh;
+	char size[32];
 
-	fprintf(f, "%s: %s, %llu entries in 2^%u buckets, %s hash%s\n", w->t->traced, w->t->table,
-		(unsigned long long)s->shape.entries, s->bits, s->hash->name,
+	table_size_text(s->shape.buckets, size, sizeof(size));
+	fprintf(f, "%s: %s, %llu entries in %s buckets, %s hash%s\n", w->t->traced, w->t->table,
+		(unsigned long long)s->shape.entries, size, s->hash->name,
 		w->counted ? "" : " (no lookups counted: trace with --snapshot and -d)");
 	if (weigh != s)
 		fprintf(f, "  walks weighed by the lookups of %s\n", lookups_from);
@@ -81,6 +83,32 @@ static void print_head(FILE *f, const struct whatif_table *w, const char *lookup
 		"longest", "mean walk per lookup [best, worst order]");
 }
 
+/* --entries: the sizes filled to that many entries, and the model they come from */
+static void print_filled(FILE *f, const struct whatif_table *w)
+{
+	const struct table_snapshot *s = w->t->snapshot;
+	int i, n = 0;
+
+	for (i = 0; i < w->nlayouts; i++) {
+		const struct uniform_fill *u = &w->layouts[i].fill;
+
+		if (!w->layouts[i].filled)
+			continue;
+		if (!n++) {
+			fprintf(f, "  filled to %llu entries, each in an independent, uniformly random "
+				"bucket (the snapshot's own layout against that: dispersion p = %.3g%s):\n",
+				(unsigned long long)u->entries, s->uniform.p_value,
+				s->uniform.p_value < 0.001 ? ", CLUSTERED: the model does not hold" : "");
+			fprintf(f, "  %-15s %-8s %26s  %14s   %s\n", "entries/buckets", "hash",
+				"buckets used +- sd", "longest [95%]", "mean walk: hit, miss");
+		}
+		fprintf(f, "  %7llu/%-7llu %-8s %12.0f %6.1f%% +- %4.0f  %5.2f [%2.0f, %2.0f]   %.2f, %.2f\n",
+			(unsigned long long)u->entries, (unsigned long long)u->slots,
+			w->layouts[i].p.hash->name, u->used, 100.0 * u->used / (double)u->slots,
+			u->used_sd, u->longest, u->longest_lo, u->longest_hi, u->walk_hit, u->walk_miss);
+	}
+}
+
 void whatif_print_text(FILE *f, const struct whatif_table *w, const struct whatif_costs *c,
 		       const char *lookups_from)
 {
@@ -89,7 +117,8 @@ void whatif_print_text(FILE *f, const struct whatif_table *w, const struct whati
 
 	print_head(f, w, lookups_from);
 	for (i = 0; i < w->nlayouts; i++)
-		print_row(f, &w->layouts[i].p, i == 0 && w->weigh == s, w->counted, w->t);
+		if (!w->layouts[i].filled)
+			print_row(f, &w->layouts[i].p, i == 0 && w->weigh == s, w->counted, w->t);
 	fprintf(f, "  measured        %-8s %10llu %6.1f%%  %8llu   %s\n", s->hash->name,
 		(unsigned long long)s->shape.used,
 		100.0 * (double)s->shape.used / (double)s->shape.buckets,
@@ -101,6 +130,7 @@ void whatif_print_text(FILE *f, const struct whatif_table *w, const struct whati
 		fprintf(f, "  identity: the kernel's own layout, predicted from the keys, DIFFERS from "
 			"the snapshot: %s\n", w->current->identity_caveat ? w->current->identity_caveat :
 			"the bucket function is not the kernel's");
+	print_filled(f, w);
 	if (w->priced) {
 		print_costs(f, w, c);
 		fprintf(f, "  verdicts:\n");
@@ -141,7 +171,8 @@ static struct json_object *prediction_json(const struct layout_prediction *p, bo
 	struct json_object *o = json_object_new_object();
 
 	add(o, "hash", json_object_new_string(p->hash->name));
-	add(o, "bits", json_object_new_int((int)p->bits));
+	if (!(p->slots & (p->slots - 1)))
+		add(o, "bits", json_object_new_int((int)table_slot_bits(p->slots)));
 	add(o, "slots", json_object_new_uint64(p->shape.buckets));
 	table_shape_json(&p->shape, o);
 	add(o, "mean_walk", counted ? json_object_new_double(p->mean_walk) : NULL);
@@ -151,6 +182,52 @@ static struct json_object *prediction_json(const struct layout_prediction *p, bo
 	add(o, "current", json_object_new_boolean(current));
 	if (current && counted && p->mean_walk_in_order >= 0)
 		add(o, "mean_walk_in_order", json_object_new_double(p->mean_walk_in_order));
+	return o;
+}
+
+/*
+ * --entries: a size filled under uniform hashing. The keys of a
+ * prediction, rounded (chain_lengths the expected buckets per length,
+ * down to those under half a bucket), and the model's own values.
+ */
+static struct json_object *filled_json(const struct whatif_layout *l, double p_value)
+{
+	const struct uniform_fill *u = &l->fill;
+	struct json_object *o = json_object_new_object(), *m = json_object_new_object();
+	struct json_object *rows = json_object_new_array(), *row;
+	__u64 k;
+
+	add(o, "hash", json_object_new_string(l->p.hash->name));
+	if (!(u->slots & (u->slots - 1)))
+		add(o, "bits", json_object_new_int((int)table_slot_bits(u->slots)));
+	add(o, "slots", json_object_new_uint64(u->slots));
+	add(o, "entries", json_object_new_uint64(u->entries));
+	add(o, "buckets", json_object_new_uint64(u->slots));
+	add(o, "buckets_used", json_object_new_uint64((__u64)llround(u->used)));
+	add(o, "longest_chain", json_object_new_uint64((__u64)llround(u->longest)));
+	for (k = 0; k <= u->max_len; k++) {
+		if (u->by_len[k] < 0.5)
+			continue;
+		row = json_object_new_object();
+		add(row, "min", json_object_new_uint64(k));
+		add(row, "max", json_object_new_uint64(k));
+		add(row, "count", json_object_new_uint64((__u64)llround(u->by_len[k])));
+		json_object_array_add(rows, row);
+	}
+	add(o, "chain_lengths", rows);
+	/* the model's walks are per hit and per miss (below): no weighed mean */
+	add(o, "mean_walk", NULL);
+	add(o, "current", json_object_new_boolean(false));
+	add(m, "name", json_object_new_string("uniform"));
+	add(m, "buckets_used", json_object_new_double(u->used));
+	add(m, "buckets_used_sd", json_object_new_double(u->used_sd));
+	add(m, "longest_chain", json_object_new_double(u->longest));
+	add(m, "longest_chain_p2_5", json_object_new_double(u->longest_lo));
+	add(m, "longest_chain_p97_5", json_object_new_double(u->longest_hi));
+	add(m, "mean_walk_hit", json_object_new_double(u->walk_hit));
+	add(m, "mean_walk_miss", json_object_new_double(u->walk_miss));
+	add(m, "snapshot_p_value", json_object_new_double(p_value));
+	add(o, "model", m);
 	return o;
 }
 
@@ -198,6 +275,10 @@ struct json_object *whatif_json(const struct whatif_table *w, const struct whati
 		add(o, "lookups_from", json_object_new_string(lookups_from));
 	add(o, "recipe", json_object_new_string(w->t->recipe));
 	for (i = 0; i < w->nlayouts; i++) {
+		if (w->layouts[i].filled) {
+			json_object_array_add(preds, filled_json(&w->layouts[i], s->uniform.p_value));
+			continue;
+		}
 		p = prediction_json(&w->layouts[i].p, i == 0, w->counted);
 		if (w->layouts[i].has_verdict)
 			add(p, "verdict", verdict_json(&w->layouts[i].v, w->node_cost_source));

@@ -285,6 +285,29 @@ static void read_latency_fit(struct reader *r, struct json_object *t, int idx)
 	tr->latency_unit = rd_string(r, lat, "unit");
 }
 
+/* A recipe's own counts, [{"name", "count", "what"}], at most PFT_RECIPE_COUNTS */
+static int read_recipe_counts(struct reader *r, struct json_object *t, struct target_report *tr,
+			      const char *where)
+{
+	struct json_object *a = rd_member(t, "recipe_counts");
+	size_t i, n = a && json_object_is_type(a, json_type_array) ? json_object_array_length(a) : 0;
+
+	if (n > PFT_RECIPE_COUNTS)
+		return rd_fail(r, "%s.recipe_counts holds %zu counts; pftrace writes at most %d",
+			       where, n, PFT_RECIPE_COUNTS);
+	for (i = 0; i < n; i++) {
+		struct json_object *c = json_object_array_get_idx(a, i);
+		struct recipe_count *rc = &tr->recipe_counts[i];
+
+		if (rd_count(r, c, "recipe_counts[]", "count", true, &rc->value))
+			return -1;
+		rc->name = rd_string(r, c, "name");
+		rc->what = rd_string(r, c, "what");
+	}
+	tr->nrecipe_counts = (int)n;
+	return 0;
+}
+
 /* What else a target may carry: its programs' run time, samples, a latency fit, a snapshot. */
 static int read_target_extras(struct reader *r, struct json_object *t, int idx, const char *where)
 {
@@ -316,6 +339,8 @@ static int read_target_extras(struct reader *r, struct json_object *t, int idx, 
 		tr->by = &r->rf->by[idx];
 	}
 	read_latency_fit(r, t, idx);
+	if (read_recipe_counts(r, t, tr, where))
+		return -1;
 	v = rd_member(t, "snapshot");
 	if (!v)
 		return 0;
@@ -401,6 +426,35 @@ static int read_shape(struct reader *r, struct json_object *o, const char *where
 	return 0;
 }
 
+/* the most buckets a snapshot may say: the kernels' sizes are 32-bit */
+#define SNAP_MAX_BUCKETS (1ULL << 32)
+
+/*
+ * A snapshot's size under hash H: 1 to SNAP_MAX_BUCKETS buckets, a size
+ * H takes (a mask: powers of two only), and BITS (HAS_BITS: present)
+ * exactly where BUCKETS is a power of two, and then its log2. Files
+ * from before conntrack's recipe always have bits, and still read.
+ */
+static int check_snapshot_size(struct reader *r, const char *where, const struct table_hash *h,
+			       __u64 buckets, bool has_bits, __u64 bits)
+{
+	bool pow2 = buckets && !(buckets & (buckets - 1));
+	char said[24];
+
+	if (!buckets || buckets > SNAP_MAX_BUCKETS)
+		return rd_fail(r, "%s: %llu buckets, not 1 to 2^32", where,
+			       (unsigned long long)buckets);
+	if (!table_hash_takes(h, buckets))
+		return rd_fail(r, "%s: %llu buckets under %s, which takes powers of two only (a mask)",
+			       where, (unsigned long long)buckets, h->name);
+	if (has_bits ? bits > 32 || buckets != 1ULL << bits : pow2) {
+		snprintf(said, sizeof(said), has_bits ? "%llu" : "absent", (unsigned long long)bits);
+		return rd_fail(r, "%s: %llu buckets with bits %s: a power of two has bits, its "
+			       "log2, and any other size none", where, (unsigned long long)buckets, said);
+	}
+	return 0;
+}
+
 static int read_snapshot(struct reader *r, struct json_object *o, const char *where,
 			 struct table_snapshot *s)
 {
@@ -410,15 +464,14 @@ static int read_snapshot(struct reader *r, struct json_object *o, const char *wh
 	__u64 bits, n;
 	long long got;
 
-	if (read_shape(r, o, where, &s->shape) || rd_count(r, o, where, "bits", true, &bits))
+	if (read_shape(r, o, where, &s->shape) || rd_count(r, o, where, "bits", false, &bits))
 		return -1;
 	name = rd_string(r, o, "hash");
 	h = s->hash = table_hash_named(name);
 	if (!h)
 		return rd_fail(r, "%s.hash '%s' is no bucket function pftrace knows", where, name);
-	if (bits > 32 || s->shape.buckets != 1ULL << bits)
-		return rd_fail(r, "%s: %llu buckets are not 2^bits (bits %llu)", where,
-			       (unsigned long long)s->shape.buckets, (unsigned long long)bits);
+	if (check_snapshot_size(r, where, h, s->shape.buckets, rd_member(o, "bits") != NULL, bits))
+		return -1;
 	s->bits = (unsigned int)bits;
 	s->took_ms = rd_number(r, o, "took_ms");
 	if (rd_count(r, o, where, "changed_buckets", false, &s->changed_buckets) ||

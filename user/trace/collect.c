@@ -99,6 +99,8 @@ void fill_target_report(struct target_report *tr, const struct target *t,
 	tr->chain_end = t->recipe->chain_end;
 	tr->table_slots = target_table_slots(t);
 	tr->stats = *stats;
+	if (t->recipe->counts)
+		tr->nrecipe_counts = t->recipe->counts(t, tr->recipe_counts);
 	report_finish_target(tr);
 }
 

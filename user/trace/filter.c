@@ -238,6 +238,46 @@ static void cgroup_name(__u64 id, char *buf, size_t len)
 	snprintf(buf, len, "cgroup %llu (gone)", (unsigned long long)id);
 }
 
+/*
+ * A process in network namespace INUM, "comm (pid N)", the lowest pid
+ * found in /proc: the way to find whose namespace (a pod) it is.
+ */
+static void netns_name(__u64 inum, char *buf, size_t len)
+{
+	char path[64], link[64], want[40], comm[PFT_COMM_LEN + 1] = "";
+	DIR *proc = opendir("/proc");
+	struct dirent *de;
+	long pid, best = 0;
+	ssize_t n;
+	FILE *f;
+
+	snprintf(want, sizeof(want), "net:[%llu]", (unsigned long long)inum);
+	while (inum && proc && (de = readdir(proc))) {
+		pid = strtol(de->d_name, NULL, 10);
+		if (pid <= 0 || (best && pid >= best))
+			continue;
+		snprintf(path, sizeof(path), "/proc/%ld/ns/net", pid);
+		n = readlink(path, link, sizeof(link) - 1);
+		if (n <= 0)
+			continue;
+		link[n] = '\0';
+		if (!strcmp(link, want))
+			best = pid;
+	}
+	if (proc)
+		closedir(proc);
+	snprintf(path, sizeof(path), "/proc/%ld/comm", best);
+	f = best ? fopen(path, "r") : NULL;
+	if (f && fgets(comm, sizeof(comm), f))
+		comm[strcspn(comm, "\n")] = '\0';
+	if (f)
+		fclose(f);
+	if (best)
+		snprintf(buf, len, "%s (pid %ld)", comm, best);
+	else
+		snprintf(buf, len, inum ? "no process left in it" : "no namespace (an exiting task)");
+}
+
 static int by_nodes_desc(const void *a, const void *b)
 {
 	const struct by_row *x = a, *y = b;
@@ -259,7 +299,9 @@ int filter_read_by(const struct task_filter *f, const struct target *t, unsigned
 	__u32 zero = 0;
 	int fd;
 
-	out->key = f->by == PFT_BY_COMM ? "comm" : f->by == PFT_BY_PID ? "pid" : "cgroup";
+	out->key = f->by == PFT_BY_COMM ? "comm" : f->by == PFT_BY_PID ? "pid" :
+		   f->by == PFT_BY_NETNS ? "netns" : "cgroup";
+	out->netns_of = f->by != PFT_BY_NETNS ? NULL : t->recipe->netns_arg ? "lookup" : "task";
 	out->scaled = sample_every > 1;
 	out->nrows = 0;
 	out->rows = calloc(PFT_BY_MAX, sizeof(*out->rows));
@@ -289,6 +331,9 @@ int filter_read_by(const struct task_filter *f, const struct target *t, unsigned
 		} else if (f->by == PFT_BY_PID) {
 			r->id = key.id;
 			snprintf(r->name, sizeof(r->name), "%.*s", PFT_COMM_LEN, c.comm);
+		} else if (f->by == PFT_BY_NETNS) {
+			r->id = key.id;
+			netns_name(key.id, r->name, sizeof(r->name));
 		} else {
 			r->id = key.id;
 			cgroup_name(key.id, r->name, sizeof(r->name));

@@ -61,6 +61,37 @@ void print_interval(struct session *s, double span_s)
 	fflush(stdout);
 }
 
+/*
+ * A full disk fails every interval's rewrite until space comes back: said
+ * once when the failures start (the last whole file stays, the rename
+ * never happened) and once when they end, with their count, and never
+ * at each interval in between. The trace goes on meanwhile.
+ */
+static void metrics_written(struct session *s, bool ok, const char *err)
+{
+	if (!ok && !s->metrics_failed++)
+		fprintf(stderr, "pftrace: %s; the last whole metrics file stays until a rewrite "
+			"succeeds\n", err);
+	if (ok && s->metrics_failed) {
+		char safe[PFT_ERRLEN];
+
+		fprintf(stderr, "pftrace: %s: written again, after %u failed rewrite%s\n",
+			text_safe(s->opts->output_path, safe, sizeof(safe)), s->metrics_failed,
+			s->metrics_failed == 1 ? "" : "s");
+		s->metrics_failed = 0;
+	}
+}
+
+void interval_metrics_end(struct session *s)
+{
+	char safe[PFT_ERRLEN];
+
+	if (s->metrics_failed)
+		fprintf(stderr, "pftrace: %s: %u failed rewrite%s, up to the run's end\n",
+			text_safe(s->opts->output_path, safe, sizeof(safe)), s->metrics_failed,
+			s->metrics_failed == 1 ? "" : "s");
+}
+
 void write_interval_metrics(struct session *s)
 {
 	struct run_report *rep = calloc(1, sizeof(*rep));
@@ -95,8 +126,7 @@ void write_interval_metrics(struct session *s)
 			tr->by = &by[i];
 		rep->ntargets++;
 	}
-	if (report_write_file(rep, s->opts->output_path, err, sizeof(err)))
-		fprintf(stderr, "pftrace: %s\n", err);
+	metrics_written(s, !report_write_file(rep, s->opts->output_path, err, sizeof(err)), err);
 	for (i = 0; i < PFT_MAX_TARGETS; i++)
 		free(by[i].rows);
 	free(by);

@@ -18,5 +18,7 @@ void print_interval(struct session *s, double span_s);
  * the session's start, as a Prometheus counter should.
  */
 void write_interval_metrics(struct session *s);
+/* the run ends while the rewrites still fail: how many did, said once */
+void interval_metrics_end(struct session *s);
 
 #endif

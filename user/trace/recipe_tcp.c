@@ -84,6 +84,7 @@ const struct recipe tcp_recipe = {
 	.ksyms = tcp_ksyms,
 	.iterator = "sk_nulls_for_each_rcu()",
 	.chain_end = PFT_END_NULLS,
+	.netns_arg = true,
 	.node_bytes = 2368,		/* struct tcp_sock */
 	.hash = &table_hash_ehash,
 	.key_layout = "k0 = skc_hash",

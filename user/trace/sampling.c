@@ -139,11 +139,49 @@ static int event_or_fallback(struct sampler *s, const char *event, struct perf_e
 	return 0;
 }
 
+/* CPUs present (a list such as "0-3,5"), online or not; 0 when unreadable */
+static int present_cpus(void)
+{
+	FILE *f = fopen("/sys/devices/system/cpu/present", "r");
+	int lo, hi, n = 0;
+	char sep;
+
+	if (!f)
+		return 0;
+	while (fscanf(f, "%d", &lo) == 1) {
+		hi = lo;
+		if (fscanf(f, "%c", &sep) == 1 && sep == '-' && fscanf(f, "%d%c", &hi, &sep) < 1)
+			break;
+		if (hi >= lo && hi - lo < 65536)
+			n += hi - lo + 1;
+		if (sep != ',')
+			break;
+	}
+	fclose(f);
+	return n;
+}
+
+/*
+ * A perf event for one CPU opens only while that CPU is online, and one
+ * that comes online later has none: the samples are of the CPUs online
+ * at the start. Said on stderr and in the result's note.
+ */
+static void note_unsampled_cpus(struct sampler *s, int present)
+{
+	size_t used = strlen(s->res.note);
+	char line[128];
+
+	snprintf(line, sizeof(line), "sampled %d of %d CPUs: the others were offline at the "
+		 "start, and are not sampled if they come online", s->n, present);
+	fprintf(stderr, "pftrace: %s\n", line);
+	snprintf(s->res.note + used, sizeof(s->res.note) - used, "%s%s", used ? "; " : "", line);
+}
+
 /* One event per online CPU, each running the sampling program. */
 static int attach_per_cpu(struct sampler *s, const char *event, struct perf_event_attr *attr,
 			  char *err, size_t errlen)
 {
-	int cpu, ncpus = libbpf_num_possible_cpus(), fd, open_errno = 0;
+	int cpu, ncpus = libbpf_num_possible_cpus(), fd, open_errno = 0, present;
 
 	for (cpu = 0; cpu < ncpus && s->n < 1024; cpu++) {
 		fd = open_event(attr, cpu);
@@ -172,6 +210,9 @@ static int attach_per_cpu(struct sampler *s, const char *event, struct perf_even
 		return -1;
 	}
 	s->res.cpus = s->n;
+	present = present_cpus();
+	if (s->n < present)
+		note_unsampled_cpus(s, present);
 	return 0;
 }
 

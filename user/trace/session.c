@@ -323,6 +323,7 @@ struct due {
 	double status;        /* a terminal's line, once a second */
 	double duty;          /* --sample's next slice edge */
 	double cap_check;     /* --max-overhead, once a second */
+	double module_check;  /* a traced module still there, once a second */
 };
 
 /* The first of each; false when --sample's first slice could not begin. */
@@ -340,6 +341,10 @@ static bool start_due(struct session *s, struct due *d)
 	if (!duty_cycle_begin(&s->duty, &s->kf, &d->duty))
 		return false;
 	d->cap_check = INFINITY;
+	d->module_check = INFINITY;
+	for (i = 0; i < s->ntargets; i++)
+		if (s->targets[i].t.recipe->module)
+			d->module_check = s->start + 1;
 	if (o->max_overhead_pct) {
 		d->cap_check = s->start + 1;
 		s->cap_window_start = s->start;
@@ -358,6 +363,27 @@ static void show_status(const struct session *s, const struct due *d, double now
 	else
 		progress("tracing %d function%s: %.0f s left", s->ntargets, plural,
 			 ceil(d->deadline - now));
+}
+
+/*
+ * A traced module removed: kprobes let it go (fexit programs pin it), and
+ * then nothing is left to trace. The run ends there and keeps its counts.
+ */
+static const char *module_gone(struct session *s)
+{
+	int i;
+
+	for (i = 0; i < s->ntargets; i++) {
+		const char *m = s->targets[i].t.recipe->module;
+
+		if (m && !kernel_module_live(m)) {
+			snprintf(s->end_why, sizeof(s->end_why), "module %s removed", m);
+			fprintf(stderr, "pftrace: module %s was removed: nothing left to trace; "
+				"ending the run\n", m);
+			return s->end_why;
+		}
+	}
+	return NULL;
 }
 
 /*
@@ -391,6 +417,9 @@ static bool run_due(struct session *s, struct due *d, double now, const char **e
 			return true;
 		}
 		d->cap_check = now + 1;
+	} else if (now >= d->module_check) {
+		*end = module_gone(s);
+		d->module_check = now + 1;
 	} else {
 		return false;
 	}
@@ -420,8 +449,9 @@ static void wait_for_end(struct session *s)
 			s->end_reason = end;
 			return;
 		}
-		end = workload_wait(&s->run, fmin(fmin(fmin(fmin(d.deadline, d.tick), d.cap_check),
-						       d.status), d.duty));
+		end = workload_wait(&s->run, fmin(fmin(fmin(fmin(fmin(d.deadline, d.tick),
+								   d.cap_check), d.status), d.duty),
+						  d.module_check));
 		if (end) {
 			s->end_reason = end;
 			progress_done();
@@ -465,6 +495,7 @@ static void stop(struct session *s)
 	int i;
 
 	s->end = monotonic_s();
+	interval_metrics_end(s);
 	if (in_slice)
 		duty_cycle_detach(&s->duty);
 	for (i = 0; i < s->ntargets; i++)

@@ -75,10 +75,13 @@ struct session {
 	double start, end;                /* monotonic */
 	double cpu_s;                     /* pftrace's own CPU from start to end (detach, snapshots in) */
 	const char *end_reason;
+	char end_why[96];                 /* an end_reason made up at the end (a module gone) */
 	/* --max-overhead: BPF run time over the last window */
 	double cap_window_start;
 	__u64 cap_window_ns;
 	char child_cmd[1024];
+	/* -i's -o FILE.prom: the rewrites failed in a row (said once, at the first) */
+	unsigned int metrics_failed;
 };
 
 #endif

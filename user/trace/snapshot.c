@@ -202,15 +202,6 @@ static void walk_result_free(struct walk_result *w)
 	free(w->keys);
 }
 
-static unsigned int log2_exact(__u64 v)
-{
-	unsigned int b = 0;
-
-	while ((1ULL << b) < v)
-		b++;
-	return b;
-}
-
 int snapshot_take(struct target *t, struct table_snapshot *out, char *err, size_t errlen)
 {
 	struct walk_result first, second;
@@ -227,9 +218,11 @@ int snapshot_take(struct target *t, struct table_snapshot *out, char *err, size_
 		return rc;
 	}
 	rc = walk_table(t, false, &second, err, errlen);
-	if (!rc && (first.slots & (first.slots - 1))) {
-		snprintf(err, errlen, "%s: the table has %llu buckets, not a power of two",
-			 t->recipe->traced, (unsigned long long)first.slots);
+	out->hash = t->table_hash ? t->table_hash : t->recipe->hash;
+	/* a mask takes a power of two only; conntrack's reciprocal_scale() any size */
+	if (!rc && !table_hash_takes(out->hash, first.slots)) {
+		snprintf(err, errlen, "%s: the table has %llu buckets, which %s cannot bucket",
+			 t->recipe->traced, (unsigned long long)first.slots, out->hash->name);
 		rc = -EINVAL;
 	}
 	if (!rc) {
@@ -248,9 +241,8 @@ int snapshot_take(struct target *t, struct table_snapshot *out, char *err, size_
 		rc = -EIO;
 	}
 	if (!rc) {
-		out->hash = t->table_hash ? t->table_hash : t->recipe->hash;
 		out->key_layout = t->recipe->key_layout;
-		out->bits = log2_exact(first.slots);
+		out->bits = first.slots & (first.slots - 1) ? 0 : table_slot_bits(first.slots);
 		out->keys = first.keys;
 		out->nkeys = first.nkeys;
 		out->cut = first.cut;

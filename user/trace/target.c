@@ -42,7 +42,7 @@ static int select_programs(struct target *t, const struct kernel_facts *kf,
 	const char *func = t->recipe->traced;
 	struct bpf_program *prog;
 	char names[16][32], suffix[8];
-	int nparams = btf_func_params(kf->btf, func, names, NULL, 16), kept = 0;
+	int nparams = btf_func_params(recipe_btf(kf, t->recipe), func, names, NULL, 16), kept = 0;
 
 	snprintf(suffix, sizeof(suffix), "_%d", nparams);
 	bpf_object__for_each_program(prog, t->obj) {
@@ -272,15 +272,52 @@ int target_open(struct target *t, const struct kernel_facts *kf, char *err, size
 	return 0;
 }
 
+/*
+ * A load refused for memory, not for its code: a map the kernel would
+ * not create (libbpf's log names it), or RLIMIT_MEMLOCK where the
+ * kernel charges BPF to it (before 5.11; libbpf raises the limit itself
+ * only with CAP_SYS_RESOURCE). Probe reads or kprobes would need the
+ * same memory, so no fallback is tried (map_refused). True with ERR.
+ */
+static bool refused_for_memory(struct target *t, int rc, char *err, size_t errlen)
+{
+	unsigned long long limit;
+	const char *map;
+	int map_err;
+
+	map = libbpf_refused_map(&map_err);
+	if (rc == -EPERM && kernel_memlock_limits_bpf(&limit)) {
+		snprintf(err, errlen, "%s: the kernel refused %s%s: RLIMIT_MEMLOCK is %llu KiB, "
+			 "and this kernel charges BPF maps and programs to it; raise it (ulimit -l "
+			 "unlimited, LimitMEMLOCK=infinity in a unit) or run with CAP_SYS_RESOURCE",
+			 t->recipe->traced, map ? "map " : "the programs", map ? map : "",
+			 limit / 1024);
+	} else if (map) {
+		struct bpf_map *m = bpf_object__find_map_by_name(t->obj, map);
+
+		snprintf(err, errlen, "%s: the kernel refused map %s (%u entries): %s%s",
+			 t->recipe->traced, map, m ? bpf_map__max_entries(m) : 0,
+			 kerr_str(map_err),
+			 m && m == t->bpf.key_counts ? "; a smaller --keys needs less" : "");
+	} else {
+		return false;
+	}
+	t->map_refused = true;
+	return true;
+}
+
 /* Load and attach an opened target: 0, or 1 when the kernel refused. */
 static int target_load_attach(struct target *t, char *err, size_t errlen)
 {
 	double t0, t1 = monotonic_s();
 	int rc;
 
+	libbpf_refused_map_clear();
 	rc = t->recipe->load(t);
 	t0 = monotonic_s();
 	t->load_ms = (t0 - t1) * 1000;
+	if (rc && refused_for_memory(t, rc, err, errlen))
+		return 1;
 	if (rc) {
 		snprintf(err, errlen, "%s: the kernel refused the %s programs: %s (-v shows "
 			 "the verifier's log)", t->recipe->traced, attach_method_name(t->method),
@@ -360,6 +397,8 @@ int target_start(struct target *t, struct kernel_facts *kf, char *err, size_t er
 	char fexit_err[PFT_ERRLEN], kprobe_err[PFT_ERRLEN], why[PFT_ERRLEN + 32];
 	int rc = target_load_attach(t, err, errlen);
 
+	if (rc == 1 && t->map_refused)
+		return rc;
 	/* direct loads refused: the same programs with probe reads, said in the plan */
 	if (rc == 1 && t->direct_loads) {
 		snprintf(why, sizeof(why), "direct loads refused (%s)", err);

@@ -24,7 +24,8 @@
 	X(dcache_ref)		\
 	X(inode)		\
 	X(mount)		\
-	X(tcp)
+	X(tcp)			\
+	X(conntrack)
 
 #define DECLARE_RECIPE(name) extern const struct recipe name##_recipe;
 #define LIST_RECIPE(name) &name##_recipe,
@@ -73,6 +74,11 @@ unsigned long recipe_ksym_soft(const struct kernel_facts *kf, const char *sym)
 	unsigned long addr = 0;
 
 	return ksyms_address(kf->ksyms, sym, NULL, &addr) ? addr : 0;
+}
+
+const struct btf *recipe_btf(const struct kernel_facts *kf, const struct recipe *r)
+{
+	return r->module && kf->mod_btf ? kf->mod_btf : kf->btf;
 }
 
 const char *attach_method_name(enum attach_method m)
@@ -149,6 +155,7 @@ const char *suggest_function(const char *func)
 static void explain_substitute(struct target *t, const char *requested, const char *traced,
 			       const struct kernel_facts *kf)
 {
+	const struct btf *btf = recipe_btf(kf, t->recipe);
 	int traceable = ftrace_traceable(requested);
 	unsigned long addr;
 
@@ -157,11 +164,11 @@ static void explain_substitute(struct target *t, const char *requested, const ch
 	 * kallsyms still has it, a notrace copy that pahole left out
 	 * because BTF then listed only ftrace-able functions (5.10).
 	 */
-	if (!btf_has_func(kf->btf, requested) && !ksyms_address(kf->ksyms, requested, "tT", &addr))
+	if (!btf_has_func(btf, requested) && !ksyms_address(kf->ksyms, requested, "tT", &addr))
 		snprintf(t->plan_note, sizeof(t->plan_note),
 			 "%s: inlined away in this kernel (no such function); tracing %s, "
 			 "which does its chain walk", requested, traced);
-	else if (!btf_has_func(kf->btf, requested))
+	else if (!btf_has_func(btf, requested))
 		snprintf(t->plan_note, sizeof(t->plan_note),
 			 "%s: notrace on this kernel (so not in its BTF either); tracing %s, "
 			 "which does its chain walk", requested, traced);
@@ -175,8 +182,30 @@ static void explain_substitute(struct target *t, const char *requested, const ch
 			 requested, traced);
 }
 
+/*
+ * A recipe in a module: the module loaded, and its BTF, which knows the
+ * traced function and its parameters. 0, or -errno with one line.
+ */
+static int plan_module(const struct recipe *r, const char *requested, struct kernel_facts *kf,
+		       char *err, size_t errlen)
+{
+	char why[PFT_ERRLEN];
+	int rc;
+
+	if (!r->module)
+		return 0;
+	rc = kernel_facts_load_module(kf, r->module, why, sizeof(why));
+	if (rc == -ENOENT)
+		snprintf(err, errlen, "%s: %s, so nothing calls %s (modprobe %s, or load what "
+			 "uses it)", requested, why, r->traced, r->module);
+	else if (rc)
+		snprintf(err, errlen, "%s: %s; pftrace needs it to attach to %s and read its "
+			 "types", requested, why, r->traced);
+	return rc;
+}
+
 int plan_target(struct target *t, const char *requested,
-		const struct trace_opts *o, const struct kernel_facts *kf,
+		const struct trace_opts *o, struct kernel_facts *kf,
 		bool probe, char *err, size_t errlen)
 {
 	enum knob_attach force = o->knobs.attach;
@@ -201,9 +230,11 @@ int plan_target(struct target *t, const char *requested,
 	}
 	t->recipe = r;
 	rc = r->check ? r->check(kf, err, errlen) : 0;
+	if (!rc)
+		rc = plan_module(r, requested, kf, err, errlen);
 	if (rc)
 		return rc;
-	if (!btf_has_func(kf->btf, r->traced)) {
+	if (!btf_has_func(recipe_btf(kf, r), r->traced)) {
 		snprintf(err, errlen, "%s: %s is not in this kernel's BTF "
 			 "(inlined or renamed in %s)", requested, r->traced, kf->release);
 		return -ENOENT;

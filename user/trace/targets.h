@@ -16,6 +16,7 @@
 #include <linux/types.h>
 #include "kernel.h"
 #include "pftrace.h"
+#include "report.h"
 #include "table_hash.h"
 
 struct bpf_object;
@@ -36,6 +37,14 @@ struct recipe {
 	const char *const *answers_to;   /* other -f names, NULL-terminated */
 	const char *iterator;            /* the kernel's loop, for the report */
 	const char *const *ksyms;        /* kallsyms names it reads ("x.*": a static) */
+	/*
+	 * The module the traced function lives in ("nf_conntrack"), NULL for
+	 * the kernel's own: its BTF (/sys/kernel/btf/NAME) answers for the
+	 * function, and the run ends if the module goes (kprobes let it).
+	 */
+	const char *module;
+	/* its lookups name their network namespace (a net argument): --by netns charges that */
+	bool netns_arg;
 	enum pft_chain_end chain_end;    /* NULL, or an hlist_nulls marker */
 	/* the chained node's size (x86-64, Debian 6.12's BTF): what replay lays out */
 	unsigned int node_bytes;
@@ -59,6 +68,11 @@ struct recipe {
 	 */
 	int (*configure)(struct target *t, const struct kernel_facts *kf,
 			 char *err, size_t errlen);
+	/*
+	 * Optional: the recipe's own counts (struct recipe_count) into OUT,
+	 * at most PFT_RECIPE_COUNTS; how many. Read with the other counts.
+	 */
+	int (*counts)(const struct target *t, struct recipe_count *out);
 	/* Load through the skeleton: its global data mmapped, t->bpf's pointers into them. */
 	int (*load)(struct target *t);
 	void (*destroy)(struct target *t);
@@ -98,6 +112,7 @@ struct target {
 	bool may_fall_back;              /* fexit untested: kprobe if refused */
 	bool direct_loads;               /* opened from the recipe's direct-load build */
 	bool direct_refused;             /* the kernel refused that build: probe reads */
+	bool map_refused;                /* a map refused: no other build or method helps */
 	bool plain_adds;                 /* per-CPU counters take plain adds, not atomics */
 	char plan_note[PFT_ERRLEN];      /* what the planner decided, and why */
 	char detail[PFT_ERRLEN];         /* recipe facts: layout, slots, hash */
@@ -116,6 +131,9 @@ struct target {
 };
 
 extern const struct recipe *const recipes[];
+
+/* The BTF that knows R's traced function: its module's, or the kernel's. */
+const struct btf *recipe_btf(const struct kernel_facts *kf, const struct recipe *r);
 
 /* The handles of any recipe's skeleton SKEL: every recipe has these fields. */
 #define RECIPE_HANDLES(skel) ((struct recipe_handles){				\
@@ -221,7 +239,7 @@ const char *suggest_function(const char *func);
  * attach and detach (an RCU-tasks grace period) at every start.
  */
 int plan_target(struct target *t, const char *requested,
-		const struct trace_opts *o, const struct kernel_facts *kf,
+		const struct trace_opts *o, struct kernel_facts *kf,
 		bool probe, char *err, size_t errlen);
 
 #endif
