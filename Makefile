@@ -261,18 +261,21 @@ FUZZ_CC := $(CLANG) -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-rec
 # the model and run-file layer: json-c and libm, no libbpf, no kernel code
 FUZZ_runfile_SRCS := $(wildcard user/model/*.c user/render/*.c user/runfile/*.c)
 FUZZ_runfile_LIBS := -ljson-c -lm -lresolv
-FUZZ_elf_SRCS := user/kernel/elfread.c
+# plot's reader of -i --format json's lines: the same layers
+FUZZ_jsonl_SRCS := $(FUZZ_runfile_SRCS)
+FUZZ_jsonl_LIBS := $(FUZZ_runfile_LIBS)
+FUZZ_elf_SRCS := user/kernel/elfread.c user/runfile/fileio.c
 FUZZ_elf_LIBS := -lelf -lz -lzstd
 FUZZ_btf_SRCS := user/kernel/btffile.c user/runfile/fileio.c
 FUZZ_btf_LIBS := -lbpf -lelf -lz -lzstd
 FUZZ_argv_SRCS := user/cmd/cli.c user/cmd/knobs.c user/cmd/opts.c user/cmd/command_lookup.c user/runfile/fileio.c \
 	user/runfile/progress.c user/model/suggest.c tests/fuzz/argv_commands.c
 FUZZ_argv_LIBS := -lm
-FUZZERS := runfile elf btf argv
+FUZZERS := runfile jsonl elf btf argv
 FUZZ_BINS := $(patsubst %,$(OUTPUT)/fuzz/fuzz_%,$(FUZZERS))
 
 .SECONDEXPANSION:
-$(OUTPUT)/fuzz/fuzz_%: tests/fuzz/fuzz_%.c $$(FUZZ_$$*_SRCS) $(wildcard user/*/*.h) bpf/pftrace.h
+$(OUTPUT)/fuzz/fuzz_%: tests/fuzz/fuzz_%.c $$(FUZZ_$$*_SRCS) $(wildcard user/*/*.h tests/fuzz/*.h) bpf/pftrace.h
 	$(call msg,FUZZ,$@)
 	$(Q)mkdir -p $(dir $@)
 	$(Q)$(FUZZ_CC) $< $(FUZZ_$*_SRCS) $(FUZZ_$*_LIBS) -o $@

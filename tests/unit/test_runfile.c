@@ -371,7 +371,7 @@ static void test_refusals(void **state)
 
 #define TARGET_HEAD "{\"tool\": \"pftrace\", \"schema\": 1, \"targets\": [{\"traced\": \"f\", "
 
-/* issue 13: counts that do not fit, or do not add up, are refused on read */
+/* counts that do not fit, or do not add up, are refused on read */
 static void test_refusals_of_counts(void **state)
 {
 	refuse("{\"tool\": \"pftrace\", \"schema\": 0, \"targets\": []}", "schema 0 does not exist");
@@ -399,7 +399,68 @@ static void test_refusals_of_counts(void **state)
 	       "a walk of no node cannot hit");
 }
 
-/* issue 13: a text whose json-c tree would dwarf it is refused unparsed */
+/* a run file of one empty table of BUCKETS under HASH, with BITS unless it is negative */
+static char *snapshot_run(unsigned long long buckets, const char *hash, int bits)
+{
+	char *text, bits_kv[32] = "";
+
+	if (bits >= 0)
+		snprintf(bits_kv, sizeof(bits_kv), "\"bits\": %d, ", bits);
+	assert_true(asprintf(&text, TARGET_HEAD "\"lookups\": 0, \"hits\": 0, \"misses\": 0, "
+			     "\"self_check\": {\"agree\": 0, \"disagree\": 0}, \"snapshot\": {\"entries\": 0, \"buckets\": %llu, \"buckets_used\": 0, "
+			     "\"longest_chain\": 0, \"chain_lengths\": [{\"min\": 0, \"max\": 0, "
+			     "\"count\": %llu}], \"hash\": \"%s\", %s\"keys\": {\"layout\": \"x\"}}}]}",
+			     buckets, buckets, hash, bits_kv) > 0);
+	return text;
+}
+
+static void read_snapshot_run(unsigned long long buckets, const char *hash, int bits)
+{
+	char *text = snapshot_run(buckets, hash, bits), err[512] = "";
+	struct run_file rf;
+
+	if (runfile_parse(text, strlen(text), "ok.json", &rf, err, sizeof(err)))
+		fail_msg("%llu buckets under %s, bits %d: %s", buckets, hash, bits, err);
+	assert_int_equal(rf.rep.targets[0].snapshot->shape.buckets, buckets);
+	assert_int_equal(rf.rep.targets[0].snapshot->bits, bits < 0 ? 0 : bits);
+	runfile_free(&rf);
+	free(text);
+}
+
+static void refuse_snapshot_run(unsigned long long buckets, const char *hash, int bits,
+				const char *why)
+{
+	char *text = snapshot_run(buckets, hash, bits);
+
+	refuse(text, why);
+	free(text);
+}
+
+/*
+ * A snapshot's size: any count of buckets where the hash takes any
+ * (conntrack's reciprocal_scale()), powers of two where it masks;
+ * bits exactly where the count is a power of two, as every file
+ * before conntrack's has it; 1 to 2^32 buckets.
+ */
+static void test_snapshot_sizes(void **state)
+{
+	read_snapshot_run(1536, "hash_conntrack", -1);
+	read_snapshot_run(1024, "hash_conntrack", 10);
+	read_snapshot_run(1024, "d_hash", 10);
+	read_snapshot_run(1ULL << 32, "ehash", 32);
+	read_snapshot_run(4294967295ULL, "hash_conntrack", -1);
+	refuse_snapshot_run(1536, "hash_conntrack", 10, "1536 buckets with bits 10: a power of two has bits");
+	refuse_snapshot_run(1024, "hash_conntrack", -1, "1024 buckets with bits absent");
+	refuse_snapshot_run(1024, "d_hash", -1, "1024 buckets with bits absent");
+	refuse_snapshot_run(1536, "d_hash", -1, "under d_hash, which takes powers of two only");
+	refuse_snapshot_run(1024, "d_hash", 11, "1024 buckets with bits 11");
+	refuse_snapshot_run(5, "hash_conntrack", 0, "5 buckets with bits 0:");
+	refuse_snapshot_run(0, "hash_conntrack", -1, "0 buckets, not 1 to 2^32");
+	refuse_snapshot_run((1ULL << 32) + 512, "hash_conntrack", -1, "not 1 to 2^32");
+	refuse_snapshot_run(1ULL << 40, "ehash", 40, "not 1 to 2^32");
+}
+
+/* a text whose json-c tree would dwarf it is refused unparsed */
 static void test_refuses_costly_trees(void **state)
 {
 	size_t n = 200000, i;
@@ -417,7 +478,7 @@ static void test_refuses_costly_trees(void **state)
 static void test_huge_numbers_clamped(void **state)
 {
 	const char *text = "{\"tool\": \"pftrace\", \"schema\": 1, \"machine\": {\"cpus\": 1e30}, "
-		"\"merged_runs\": -1e300, \"peak_rss_kb\": 1e400, \"workload\": {\"argv\": \"x\", "
+		"\"merged_runs\": -1e300, \"peak_rss_kb\": 1e300, \"workload\": {\"argv\": \"x\", "
 		"\"exit_status\": 18446744073709551615}, \"targets\": [{\"traced\": \"f\", "
 		"\"lookups\": 0, \"hits\": 0, \"misses\": 0, \"self_check\": {\"agree\": 0, \"disagree\": 0}}]}";
 	struct run_file rf;
@@ -428,6 +489,9 @@ static void test_huge_numbers_clamped(void **state)
 	assert_int_equal(rf.rep.cpus, INT_MAX);
 	assert_int_equal(rf.rep.merged_runs, INT_MIN);
 	runfile_free(&rf);
+	/* 1e400 is no finite number: refused, not clamped */
+	refuse("{\"tool\": \"pftrace\", \"schema\": 1, \"peak_rss_kb\": 1e400, \"targets\": []}",
+	       "peak_rss_kb is not a finite number");
 }
 
 static void test_chi_square_p(void **state)
@@ -666,6 +730,7 @@ int main(void)
 		cmocka_unit_test(test_refuses_unknown_loads),
 		cmocka_unit_test(test_refuses_unknown_adds),
 		cmocka_unit_test(test_filter_round_trip),
+		cmocka_unit_test(test_snapshot_sizes),
 		cmocka_unit_test(test_refusals),
 		cmocka_unit_test(test_duty_cycle),
 		cmocka_unit_test(test_refusals_of_counts),

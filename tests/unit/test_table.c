@@ -156,7 +156,7 @@ static void test_weighed_walks(void **state)
 	};
 	struct layout_prediction p;
 
-	assert_int_equal(predict_layout(&p, &table_hash_d_hash, 2, keys, 4, counts, 3), 0);
+	assert_int_equal(predict_layout(&p, &table_hash_d_hash, 2, keys, 4, counts, 3, true), 0);
 	assert_int_equal(p.shape.used, 2);
 	assert_int_equal(p.shape.longest, 3);
 	/* 12 hits in a chain of 3: (3 + 1) / 2 = 2 each */
@@ -171,12 +171,12 @@ static void test_weighed_walks(void **state)
 	counts[0].key = dkey(1, 9);
 	counts[0].hits = 0;
 	counts[0].misses = 4;
-	assert_int_equal(predict_layout(&p, &table_hash_d_hash, 2, keys, 4, counts, 1), 0);
+	assert_int_equal(predict_layout(&p, &table_hash_d_hash, 2, keys, 4, counts, 1, true), 0);
 	assert_true(p.mean_walk == 3 && p.mean_walk_lo == 3 && p.mean_walk_hi == 3);
 	layout_prediction_free(&p);
 	/* out of range sizes are refused */
 	assert_int_equal(predict_layout(&p, &table_hash_d_hash, PFT_TABLE_MAX_BITS + 1, keys, 4,
-					NULL, 0), -EINVAL);
+					NULL, 0, false), -EINVAL);
 }
 
 static void test_packed_keys(void **state)
@@ -266,6 +266,39 @@ static void test_uniform_fill(void **state)
 	assert_true(fabs(sum_by_len - SLOTS) < 0.01 * SLOTS);
 	uniform_fill_free(&f);
 	assert_int_equal(uniform_fill(&f, 0, 10), -EINVAL);
+}
+
+/*
+ * The walks of layouts on other boots, for conntrack's any-size buckets
+ * (reciprocal_scale(), no mask): 3000 keys each looked up once, in 1536
+ * buckets (not a power of two) and in 100000 (more than 8 per key, where
+ * only the touched buckets are reset). Each layout is uniformly random,
+ * so the mean over layouts is a hit's 1 + (n - 1) / 2m within a percent.
+ */
+static void test_redrawn_any_size(void **state)
+{
+	enum { KEYS = 3000 };
+	static const __u64 sizes[] = { 1536, 100000 };
+	static struct snap_key keys[KEYS];
+	static struct key_count counts[KEYS];
+	struct layout_prediction p;
+	double expect;
+	__u64 x = 36;
+	int i, s;
+
+	for (i = 0; i < KEYS; i++) {
+		keys[i].k0 = sim_next(&x) >> 32;
+		counts[i].key = keys[i];
+		counts[i].hits = 1;
+	}
+	for (s = 0; s < 2; s++) {
+		assert_int_equal(predict_layout(&p, &table_hash_conntrack, sizes[s], keys, KEYS,
+						counts, KEYS, true), 0);
+		expect = 1 + (KEYS - 1) / (2.0 * (double)sizes[s]);
+		assert_true(fabs(p.redrawn_walk - expect) < 0.01 * expect);
+		assert_true(p.redrawn_walk_lo <= p.redrawn_walk && p.redrawn_walk <= p.redrawn_walk_hi);
+		layout_prediction_free(&p);
+	}
 }
 
 static int hash_timings, node_timings;
@@ -370,6 +403,7 @@ int main(void)
 		cmocka_unit_test(test_other_buckets),
 		cmocka_unit_test(test_hash_registry),
 		cmocka_unit_test(test_uniform_fill),
+		cmocka_unit_test(test_redrawn_any_size),
 		cmocka_unit_test(test_weighed_walks),
 		cmocka_unit_test(test_packed_keys),
 		cmocka_unit_test(test_whatif_model),

@@ -92,13 +92,15 @@ void print_usage(FILE *f)
 
 int pft_refuse(const char *who, const char *fmt, ...)
 {
+	char msg[2048], shown[4 * 2048];
 	va_list ap;
 
-	fprintf(stderr, "pftrace: %s%s", who ? who : "", who ? ": " : "");
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
 	va_end(ap);
-	fprintf(stderr, "\n");
+	/* what it quotes from argv (an option's value, a file name) reaches a terminal */
+	fprintf(stderr, "pftrace: %s%s%s\n", who ? who : "", who ? ": " : "",
+		text_safe(msg, shown, sizeof(shown)));
 	return 2;
 }
 

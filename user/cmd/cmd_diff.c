@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "commands.h"
+#include "fileio.h"
 #include "hist.h"
 #include "runfile.h"
 #include "runtools.h"
@@ -72,10 +73,56 @@ static void change(FILE *f, const char *what, double a, double b, const char *fm
 		fputc('\n', f);
 }
 
+/* a figure in its run's column, "-" where the run has none */
+static void column(FILE *f, bool known, double v, const char *fmt)
+{
+	if (known)
+		fprintf(f, fmt, v);
+	else
+		fprintf(f, "%10s", "-");
+}
+
+/* a row where a run lacks the figure: the two columns, and no change */
+static void row_unknown(FILE *f, const char *what, bool known_a, double a, bool known_b, double b,
+			const char *fmt)
+{
+	fprintf(f, "  %-22s ", what);
+	column(f, known_a, a, fmt);
+	fputs("  ", f);
+	column(f, known_b, b, fmt);
+	fputc('\n', f);
+}
+
+/*
+ * A figure of the walks: a run that walked nothing has none ("-", not
+ * the -1 of an empty histogram's percentile), and then no change either.
+ */
+static void change_of_walks(FILE *f, const char *what, const struct target_report *ta, double a,
+			    const struct target_report *tb, double b, const char *fmt)
+{
+	if (ta->sum.completed && tb->sum.completed)
+		change(f, what, a, b, fmt);
+	else
+		row_unknown(f, what, ta->sum.completed, a, tb->sum.completed, b, fmt);
+}
+
 /* a change of a percentage is a difference in percentage points, not a ratio */
 static void change_pp(FILE *f, const char *what, double a, double b)
 {
 	fprintf(f, "  %-22s %9.2f%%  %9.2f%%  %+.2f pp\n", what, a, b, b - a);
+}
+
+/* PART of WHOLE in percent for each run, "-" for a run with no WHOLE, and points between */
+static void change_share(FILE *f, const char *what, __u64 part_a, __u64 whole_a, __u64 part_b,
+			 __u64 whole_b)
+{
+	double a = whole_a ? 100.0 * (double)part_a / (double)whole_a : 0;
+	double b = whole_b ? 100.0 * (double)part_b / (double)whole_b : 0;
+
+	if (whole_a && whole_b)
+		change_pp(f, what, a, b);
+	else
+		row_unknown(f, what, whole_a, a, whole_b, b, "%9.2f%%");
 }
 
 static const struct target_report *find(const struct run_report *r, const char *traced)
@@ -134,16 +181,16 @@ int diff_runs(FILE *f, const struct run_report *a, const struct run_report *b,
 		}
 		fprintf(f, "  %-22s %10s  %10s  %s\n", "", "before", "after", "change");
 		change(f, "lookups/s", rate(ta, a->duration_s), rate(tb, b->duration_s), "%10.1f");
-		change(f, "mean nodes walked", ta->sum.mean_walked, tb->sum.mean_walked, "%10.3f");
-		change(f, "p99 nodes walked",
-		       hist_percentile(ta->stats.chain_walked_hist, PFT_HIST_SLOTS, 0.99),
-		       hist_percentile(tb->stats.chain_walked_hist, PFT_HIST_SLOTS, 0.99), "%10.0f");
-		change_pp(f, "hit rate",
-			  ta->stats.lookups ? 100.0 * (double)ta->stats.hits / (double)ta->stats.lookups : 0,
-			  tb->stats.lookups ? 100.0 * (double)tb->stats.hits / (double)tb->stats.lookups : 0);
-		change_pp(f, "NULL prefetches",
-			  ta->sum.prefetch.issued ? 100.0 * (double)ta->sum.prefetch.null / (double)ta->sum.prefetch.issued : 0,
-			  tb->sum.prefetch.issued ? 100.0 * (double)tb->sum.prefetch.null / (double)tb->sum.prefetch.issued : 0);
+		change_of_walks(f, "mean nodes walked", ta, ta->sum.mean_walked, tb, tb->sum.mean_walked,
+				"%10.3f");
+		change_of_walks(f, "p99 nodes walked",
+				ta, hist_percentile(ta->stats.chain_walked_hist, PFT_HIST_SLOTS, 0.99),
+				tb, hist_percentile(tb->stats.chain_walked_hist, PFT_HIST_SLOTS, 0.99),
+				"%10.0f");
+		change_share(f, "hit rate", ta->stats.hits, ta->stats.lookups, tb->stats.hits,
+			     tb->stats.lookups);
+		change_share(f, "NULL prefetches", ta->sum.prefetch.null, ta->sum.prefetch.issued,
+			     tb->sum.prefetch.null, tb->sum.prefetch.issued);
 		side_by_side(f, ta, tb);
 		chi_square_2xk(ta->stats.chain_walked_hist, tb->stats.chain_walked_hist,
 			       PFT_HIST_SLOTS, &chi);
@@ -190,7 +237,8 @@ int cmd_diff(int argc, char **argv)
 		runfile_free(&a);
 		return 2;
 	}
-	diff_runs(stdout, &a.rep, &b.rep, argv[1], argv[2]);
+	/* the names from argv reach a terminal: escaped as the files' strings are */
+	diff_runs(stdout, &a.rep, &b.rep, shown_path(argv[1]), shown_path(argv[2]));
 	runfile_free(&a);
 	runfile_free(&b);
 	return fflush(stdout) ? 1 : 0;

@@ -15,6 +15,7 @@
 #include "cli.h"
 #include "commands.h"
 #include "fileio.h"
+#include "json_rules.h"
 #include "plot_svg.h"
 #include "runfile.h"
 #include "stats.h"
@@ -41,6 +42,7 @@ const struct cmd_spec plot_cmd = {
 #define MAX_INTERVALS_BYTES (64u << 20)
 #define MAX_INTERVALS 4096
 
+/* The target FUNC (default the first) of a run or an interval, or NULL with the reason. */
 static const struct target_report *pick(const struct run_report *r, const char *func,
 					const char *name, char *err, size_t errlen)
 {
@@ -60,90 +62,69 @@ static const struct target_report *pick(const struct run_report *r, const char *
 	return NULL;
 }
 
-/* The chain_walked buckets of one interval record's target into SLOTS. */
-static int interval_row(struct json_object *rec, const char *func, __u64 *slots, char *traced,
-			size_t tlen)
-{
-	struct json_object *targets, *t = NULL, *hist;
-	size_t i, n;
-
-	if (!json_object_object_get_ex(rec, "targets", &targets) ||
-	    !json_object_is_type(targets, json_type_array))
-		return -1;
-	for (i = 0; i < json_object_array_length(targets); i++) {
-		struct json_object *c = json_object_array_get_idx(targets, i), *name;
-
-		if (json_object_object_get_ex(c, "traced", &name) &&
-		    (!func || !strcmp(json_object_get_string(name), func))) {
-			t = c;
-			snprintf(traced, tlen, "%s", json_object_get_string(name));
-			break;
-		}
-	}
-	if (!t || !json_object_object_get_ex(t, "chain_walked", &hist) ||
-	    !json_object_is_type(hist, json_type_array))
-		return -1;
-	n = json_object_array_length(hist);
-	for (i = 0; i < n; i++) {
-		struct json_object *b = json_object_array_get_idx(hist, i), *v;
-		int64_t at, count;
-
-		if (!json_object_object_get_ex(b, "min", &v) || (at = json_object_get_int64(v)) < 0 ||
-		    at >= PFT_HIST_SLOTS || !json_object_object_get_ex(b, "count", &v) ||
-		    (count = json_object_get_int64(v)) < 0)
-			return -1;
-		slots[at] = (__u64)count;
-	}
-	return 0;
-}
-
-/* -i --format json's output: interval lines, then the run's own line. */
-static int plot_intervals(FILE *f, const char *path, char *buf, const char *func, char *err,
-			  size_t errlen)
+/*
+ * -i --format json's output: interval lines, then the run's own line.
+ * Each line is read as a run file is (runfile_parse_line), with its
+ * size and cost bounded per line; an embedded NUL is inside a line.
+ */
+static int plot_intervals(FILE *f, const char *path, const char *buf, size_t len,
+			  const char *func, char *err, size_t errlen)
 {
 	__u64 *rows = calloc((size_t)MAX_INTERVALS * PFT_HIST_SLOTS, sizeof(*rows));
-	char *line, *save = NULL, title[256], traced[64] = "";
-	double span = 0;
-	int n = 0, lineno = 0;
+	struct run_file *rf = calloc(1, sizeof(*rf));
+	const char *line = buf, *end = buf + len, *nl;
+	char title[256], traced[64] = "", name[PFT_ERRLEN];
+	double span = 0, interval_s;
+	int n = 0, lineno = 0, got, rc = -EINVAL;
 
-	if (!rows) {
+	if (!rows || !rf) {
 		snprintf(err, errlen, "%s: out of memory", path);
-		return -ENOMEM;
+		rc = -ENOMEM;
+		goto out;
 	}
-	for (line = strtok_r(buf, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
-		struct json_object *rec = json_tokener_parse(line), *v;
+	for (; line < end; line = nl + 1) {
+		const struct target_report *t;
 
+		nl = memchr(line, '\n', (size_t)(end - line));
+		nl = nl ? nl : end;
 		lineno++;
-		if (!rec) {
-			snprintf(err, errlen, "%s: line %d is not JSON", path, lineno);
-			free(rows);
-			return -EINVAL;
-		}
+		if (nl == line)
+			continue;   /* a blank line, the file's last newline */
+		snprintf(name, sizeof(name), "%s: line %d", path, lineno);
+		got = runfile_parse_line(line, (size_t)(nl - line), name, rf, &interval_s, err, errlen);
+		if (got < 0)
+			goto out;
 		/* the last line is the whole run, not an interval */
-		if (json_object_object_get_ex(rec, "interval_s", &v)) {
-			span = json_object_get_double(v);
-			if (n == MAX_INTERVALS || interval_row(rec, func, rows + (size_t)n * PFT_HIST_SLOTS,
-								traced, sizeof(traced))) {
-				snprintf(err, errlen, "%s: line %d: %s", path, lineno, n == MAX_INTERVALS ?
-					 "more than 4096 intervals" : "no chain_walked for the target");
-				json_object_put(rec);
-				free(rows);
-				return -EINVAL;
-			}
-			n++;
+		if (got == 0) {
+			runfile_free(rf);
+			continue;
 		}
-		json_object_put(rec);
+		t = pick(&rf->rep, func, name, err, errlen);
+		if (!t || n == MAX_INTERVALS) {
+			if (t)
+				snprintf(err, errlen, "%s: more than %d intervals", name, MAX_INTERVALS);
+			runfile_free(rf);
+			goto out;
+		}
+		memcpy(rows + (size_t)n * PFT_HIST_SLOTS, t->stats.chain_walked_hist,
+		       PFT_HIST_SLOTS * sizeof(*rows));
+		snprintf(traced, sizeof(traced), "%s", t->traced);
+		span = interval_s;
+		n++;
+		runfile_free(rf);
 	}
-	if (!n || !(span > 0)) {
+	if (!n) {
 		snprintf(err, errlen, "%s: no interval records (pftrace -i SECONDS --format json writes them)",
 			 path);
-		free(rows);
-		return -EINVAL;
+		goto out;
 	}
 	snprintf(title, sizeof(title), "%s: nodes walked per lookup, every %.3g s", traced, span);
 	plot_heatmap(f, title, rows, n, PFT_HIST_SLOTS, span);
+	rc = 0;
+out:
+	free(rf);
 	free(rows);
-	return 0;
+	return rc;
 }
 
 static const char *base_name(const char *path)
@@ -207,18 +188,18 @@ static int plot_runs(FILE *f, const struct run_report *a, const char *name_a,
 }
 
 /* a file whose first line is an interval record: -i --format json's output */
-static bool is_intervals(const char *buf)
+static bool is_intervals(const char *buf, size_t len)
 {
-	const char *nl = strchr(buf, '\n');
+	const char *nl = memchr(buf, '\n', len);
 	struct json_object *rec, *v;
-	char *first = nl ? strndup(buf, (size_t)(nl - buf)) : strdup(buf);
+	char why[160];
 	bool yes;
 
-	rec = first ? json_tokener_parse(first) : NULL;
+	/* a pretty-printed run file's first line, "{", is no JSON of its own */
+	rec = json_parse_bounded(buf, nl ? (size_t)(nl - buf) : len, RUNFILE_MAX_BYTES, why, sizeof(why));
 	yes = rec && json_object_is_type(rec, json_type_object) &&
 	      json_object_object_get_ex(rec, "interval_s", &v);
 	json_object_put(rec);
-	free(first);
 	return yes;
 }
 
@@ -275,10 +256,11 @@ static int draw(FILE *f, char **files, int nfiles, const char *func, struct run_
 		fprintf(stderr, "pftrace: %s\n", err);
 		return 2;
 	}
-	if (is_intervals(buf)) {
+	if (is_intervals(buf, len)) {
 		if (nfiles != 1)
 			rc = pft_refuse("plot", "a heat map is of one run's intervals");
-		else if (plot_intervals(f, files[0], buf, func, err, sizeof(err)))
+		/* the name, from argv, reaches a terminal in the refusals */
+		else if (plot_intervals(f, shown_path(files[0]), buf, len, func, err, sizeof(err)))
 			fprintf(stderr, "pftrace: %s\n", err);
 		else
 			rc = 0;
@@ -291,8 +273,8 @@ static int draw(FILE *f, char **files, int nfiles, const char *func, struct run_
 			fprintf(stderr, "pftrace: %s\n", err);
 			return 2;
 		}
-	if (plot_runs(f, &runs[0].rep, files[0], nfiles > 1 ? &runs[1].rep : NULL,
-		      nfiles > 1 ? files[1] : NULL, func, err, sizeof(err))) {
+	if (plot_runs(f, &runs[0].rep, shown_path(files[0]), nfiles > 1 ? &runs[1].rep : NULL,
+		      nfiles > 1 ? shown_path(files[1]) : NULL, func, err, sizeof(err))) {
 		fprintf(stderr, "pftrace: %s\n", err);
 		return 2;
 	}

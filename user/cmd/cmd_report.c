@@ -34,6 +34,32 @@ const struct cmd_spec report_cmd = {
 	report_opt_specs,
 };
 
+/*
+ * One CSV field (RFC 4180): quoted, its quotes doubled, when it holds a
+ * comma, a quote or a line break. A leading = + - @ (or tab, CR) would
+ * make a spreadsheet run it as a formula: a quote mark before it keeps
+ * it text (OWASP's CSV injection advice). Records end in LF, as text
+ * tools on Linux expect; RFC 4180 readers take either.
+ */
+static void csv_field(FILE *f, const char *s)
+{
+	bool formula = s[0] && strchr("=+-@\t\r", s[0]);
+
+	if (!formula && !strpbrk(s, ",\"\r\n")) {
+		fputs(s, f);
+		return;
+	}
+	fputc('"', f);
+	if (formula)
+		fputc('\'', f);
+	for (; *s; s++) {
+		if (*s == '"')
+			fputc('"', f);
+		fputc(*s, f);
+	}
+	fputc('"', f);
+}
+
 /* one row per non-empty bucket of both histograms of every target */
 static void report_csv(FILE *f, const struct run_report *r)
 {
@@ -46,13 +72,17 @@ static void report_csv(FILE *f, const struct run_report *r)
 		if (!t->sum.self_check_ok)
 			continue;   /* its walks are not data, here either */
 		for (v = 0; v < PFT_HIST_SLOTS; v++)
-			if (t->stats.chain_walked_hist[v])
-				fprintf(f, "%s,chain_walked,%d,%llu\n", t->traced, v,
+			if (t->stats.chain_walked_hist[v]) {
+				csv_field(f, t->traced);
+				fprintf(f, ",chain_walked,%d,%llu\n", v,
 					(unsigned long long)t->stats.chain_walked_hist[v]);
+			}
 		for (v = 0; v < PFT_HIST_SLOTS; v++)
-			if (t->stats.hit_pos_hist[v])
-				fprintf(f, "%s,hit_position,%d,%llu\n", t->traced, v,
+			if (t->stats.hit_pos_hist[v]) {
+				csv_field(f, t->traced);
+				fprintf(f, ",hit_position,%d,%llu\n", v,
 					(unsigned long long)t->stats.hit_pos_hist[v]);
+			}
 	}
 }
 

@@ -20,6 +20,7 @@
 #include "hash_cost.h"
 #include "knobs.h"
 #include "opts.h"
+#include "output.h"
 #include "runfile.h"
 #include "whatif_render.h"
 
@@ -159,6 +160,8 @@ static int whatif_option(int c, struct whatif_req *q, struct whatif_knobs *knobs
 		if (strcmp(optarg, "text") && strcmp(optarg, "json"))
 			return pft_refuse("whatif", "--format wants text or json, not '%s'", optarg);
 		q->json = !strcmp(optarg, "json");
+		/* the figures of other boots' layouts are JSON's alone: text does without their cost */
+		q->ask.redrawn = q->json;
 		return 0;
 	case 'C':
 		return knob_parse("whatif", whatif_knob_specs, knobs, optarg);
@@ -242,7 +245,7 @@ static int whatif_target(const struct whatif_req *q, const struct target_report 
 	if (arr)
 		json_object_array_add(arr, whatif_json(w, hash_costs_here(), q->lookups_path));
 	else
-		whatif_print_text(stdout, w, hash_costs_here(), q->lookups_path);
+		whatif_print_text(stdout, w, hash_costs_here(), shown_path(q->lookups_path));
 	rc = rc ? 1 : w->identity ? 0 : 3;
 	whatif_table_free(w);
 	free(w);
@@ -265,13 +268,13 @@ static int whatif_one(const struct whatif_req *q, const struct run_file *lf,
 		return 0;
 	if (!t->sum.self_check_ok && t->snapshot->counted)
 		fprintf(stderr, "pftrace: whatif: %s: %s's self-check failed: its lookup "
-			"counts come from walks the kernel disowns\n", q->path, t->traced);
+			"counts come from walks the kernel disowns\n", shown_path(q->path), t->traced);
 	else if (t->snapshot->shape.entries && !t->snapshot->keys)
 		fprintf(stderr, "pftrace: whatif: %s: the run file holds %s's table without its "
-			"keys (too many for a run file)\n", q->path, t->traced);
+			"keys (too many for a run file)\n", shown_path(q->path), t->traced);
 	else if (!(weigh = q->lookups_path ? lookups_of(lf, t) : t->snapshot))
 		fprintf(stderr, "pftrace: whatif: %s counted no lookups of %s's keys (%s)\n",
-			q->lookups_path, t->traced, t->snapshot->hash->name);
+			shown_path(q->lookups_path), t->traced, t->snapshot->hash->name);
 	else if ((bad = whatif_size_refused(&q->ask, t->snapshot->hash)))
 		fprintf(stderr, "pftrace: whatif: %s's %s takes powers of two only (a mask), "
 			"not %llu buckets\n", t->traced, t->snapshot->hash->name,
@@ -299,11 +302,12 @@ static int whatif_run(const struct whatif_req *q, const struct run_file *rf,
 		done += whatif_one(q, lf, &rf->rep.targets[i], arr, &worst);
 	if (!done) {
 		fprintf(stderr, "pftrace: whatif: %s has no snapshot%s%s (take one with pftrace "
-			"snapshot, or trace with --snapshot)\n", q->path, q->target ? " of " : "",
+			"snapshot, or trace with --snapshot)\n", shown_path(q->path), q->target ? " of " : "",
 			q->target ? q->target : "");
 		worst = 2;
 	} else if (root && json_object_array_length(arr)) {
 		/* a document only when it holds a table: a refusal is its one line */
+		json_finite_only(root);
 		printf("%s\n", json_object_to_json_string_ext(root, JSON_C_TO_STRING_PRETTY |
 							      JSON_C_TO_STRING_NOSLASHESCAPE));
 	}

@@ -3,6 +3,7 @@
 #include <time.h>
 
 #include "hash_cost.h"
+#include "progress.h"
 
 #define KEYS 4096
 #define CALLS 400000
@@ -85,9 +86,19 @@ struct estimate walk_node_cost(void)
 	return estimate(t, HASH_COST_PASSES);
 }
 
+/* a big table takes seconds a layout: which one, on a terminal */
+static void say_layout(const struct whatif_table *w, const struct table_hash *h, __u64 slots)
+{
+	progress("what if %s: layout %d of %d (%s, %llu buckets)", w->t->traced, w->nlayouts + 1,
+		 w->planned, h->name, (unsigned long long)slots);
+}
+
 struct whatif_costs *hash_costs_here(void)
 {
-	static struct whatif_costs here = { .time_hash = hash_cost, .time_node = walk_node_cost };
+	static struct whatif_costs here = {
+		.time_hash = hash_cost, .time_node = walk_node_cost,
+		.laying_out = say_layout, .laid_out = progress_done,
+	};
 
 	return &here;
 }

@@ -12,9 +12,35 @@
 
 #include "cli.h"
 #include "commands.h"
+#include "kernel.h"
+#include "output.h"
 #include "session.h"
 
+static int run(int argc, char **argv);
+
+/*
+ * Every command's output checked to its end: a command whose stdout was
+ * lost (a full disk) fails, exit 1 and one line, whatever it printed
+ * and whether or not it checked its own writes. A refusal (2) stands.
+ */
 int main(int argc, char **argv)
+{
+	char err[PFT_ERRLEN];
+	int rc;
+
+	/* the kernel's facts come from where they should, or nothing runs */
+	if (kallsyms_env_check(err, sizeof(err)))
+		return pft_refuse(NULL, "%s", err);
+	rc = run(argc, argv);
+
+	if (stdout_close(err, sizeof(err)) && rc != 2) {
+		fprintf(stderr, "pftrace: %s\n", err);
+		return 1;
+	}
+	return rc;
+}
+
+static int run(int argc, char **argv)
 {
 	const struct command *c;
 	struct trace_opts opts;

@@ -45,12 +45,13 @@ int btf_file_load(struct btf_file *bf, const char *path, char *err, size_t errle
 	snprintf(bf->load_path, sizeof(bf->load_path), "/proc/self/fd/%d", bf->fd);
 	n = pread(bf->fd, head, sizeof(head), 0);
 	if (n <= 0) {
-		snprintf(err, errlen, "--btf %s: %s", path, n ? strerror(errno) : "is empty");
+		snprintf(err, errlen, "--btf %s: %s", shown_path(path), n ? strerror(errno) : "is empty");
 		btf_file_free(bf);
 		return -EINVAL;
 	}
 	if (!(n >= 2 && !memcmp(head, raw_magic, 2)) && !(n == 4 && !memcmp(head, elf_magic, 4))) {
-		snprintf(err, errlen, "--btf %s: not a kernel BTF (neither raw BTF nor an ELF file)", path);
+		snprintf(err, errlen, "--btf %s: not a kernel BTF (neither raw BTF nor an ELF file)",
+			 shown_path(path));
 		btf_file_free(bf);
 		return -EINVAL;
 	}
@@ -59,7 +60,7 @@ int btf_file_load(struct btf_file *bf, const char *path, char *err, size_t errle
 	if (e)
 		bf->btf = NULL;
 	if (e || !btf__type_cnt(bf->btf) || !btf_has_func(bf->btf, "schedule")) {
-		snprintf(err, errlen, "--btf %s: not a kernel BTF (%s)", path,
+		snprintf(err, errlen, "--btf %s: not a kernel BTF (%s)", shown_path(path),
 			 e ? "libbpf cannot parse its BTF" : "no kernel functions in it");
 		btf_file_free(bf);
 		return -EINVAL;

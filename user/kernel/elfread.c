@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include "elfread.h"
+#include "fileio.h"
 
 #ifndef NT_GNU_BUILD_ID
 #define NT_GNU_BUILD_ID 3
@@ -99,19 +100,19 @@ int elf_text_read(int fd, const char *name, bool core, const char *banner,
 	elf_version(EV_CURRENT);
 	if (pread(fd, ident, sizeof(ident), 0) != (ssize_t)sizeof(ident) ||
 	    memcmp(ident, ELFMAG, SELFMAG)) {
-		snprintf(err, errlen, "%s: not an ELF file", name);
+		snprintf(err, errlen, "%s: not an ELF file", shown_path(name));
 		return -EINVAL;
 	}
 	elf = elf_begin(fd, ELF_C_READ, NULL);
 	if (!elf || elf_kind(elf) != ELF_K_ELF) {
-		snprintf(err, errlen, "%s: not a readable ELF file (%s)", name, elf_errmsg(-1));
+		snprintf(err, errlen, "%s: not a readable ELF file (%s)", shown_path(name), elf_errmsg(-1));
 		if (elf)
 			elf_end(elf);
 		return -EINVAL;
 	}
 	if (core) {
 		if (elf_getphdrnum(elf, &n)) {
-			snprintf(err, errlen, "%s: no program headers", name);
+			snprintf(err, errlen, "%s: no program headers", shown_path(name));
 			rc = -EINVAL;
 			goto out;
 		}
@@ -135,7 +136,7 @@ int elf_text_read(int fd, const char *name, bool core, const char *banner,
 		}
 	}
 	if (!et->nranges) {
-		snprintf(err, errlen, "%s: no %s in it", name, core ? "memory segments" : "text sections");
+		snprintf(err, errlen, "%s: no %s in it", shown_path(name), core ? "memory segments" : "text sections");
 		rc = -EINVAL;
 	}
 out:

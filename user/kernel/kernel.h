@@ -123,6 +123,13 @@ bool kallsyms_addresses_visible(struct ksyms *ks);
  * running to the next symbol, owned by KS. The count, or -errno.
  */
 int ksyms_funcs(struct ksyms *ks, const struct kfunc **funcs);
+/*
+ * PFTRACE_KALLSYMS, the test seam that names a doctored copy of
+ * /proc/kallsyms: unset, or a regular file (a FIFO, a device or a
+ * missing path would hang or be taken for the kernel's own). 0, or
+ * -errno with the one-line reason.
+ */
+int kallsyms_env_check(char *err, size_t errlen);
 /* Reads of /proc/kallsyms so far (for -v and the tests). */
 int ksyms_passes(const struct ksyms *ks);
 

@@ -56,14 +56,14 @@ static int check_running_kernel(const struct ktext *kt, const char *path,
 		    !memcmp(running_id, kt->elf.build_id, running_len))
 			return 0;
 		snprintf(err, errlen, "--vmlinux %s: build ID %s is not the running kernel's (%s)",
-			 path, build_id_hex(kt->elf.build_id, kt->elf.build_id_len, a, sizeof(a)),
+			 shown_path(path), build_id_hex(kt->elf.build_id, kt->elf.build_id_len, a, sizeof(a)),
 			 build_id_hex(running_id, running_len, b, sizeof(b)));
 		return -EINVAL;
 	}
 	if (kt->elf.has_banner)
 		return 0;
 	snprintf(err, errlen, "--vmlinux %s: not the running kernel (%s, and /proc/version's "
-		 "banner is not in it)", path, kt->elf.build_id_len ? "the running kernel has no "
+		 "banner is not in it)", shown_path(path), kt->elf.build_id_len ? "the running kernel has no "
 		 "build ID" : "it has no build ID");
 	return -EINVAL;
 }
@@ -107,7 +107,7 @@ static int open_vmlinux(struct ktext *kt, const char *path, struct ksyms *ks, ch
 		if (kt->elf.ranges[i].addr < linked)
 			linked = kt->elf.ranges[i].addr;
 	if (!ksyms_address(ks, "_stext", "tT", &stext) || !stext) {
-		snprintf(err, errlen, "%s: cannot place it: _stext not in /proc/kallsyms", path);
+		snprintf(err, errlen, "%s: cannot place it: _stext not in /proc/kallsyms", shown_path(path));
 		return -ENOENT;
 	}
 	kt->slide = (long)(stext - linked);

@@ -22,6 +22,12 @@ enum out_format { FORMAT_TEXT, FORMAT_JSON, FORMAT_OPENMETRICS, FORMAT_PROMETHEU
 #define PFT_SCHEMA_VERSION 1
 /* Every count in a run file is below 2^63 (json-c reads integers as int64). */
 #define PFT_COUNT_MAX ((__u64)INT64_MAX - 1)
+/*
+ * A run's duration_s, 0 or in [MIN, MAX]: a rate over less than a
+ * nanosecond could overflow to infinity; MAX holds merges of many runs.
+ */
+#define PFT_DURATION_MIN 1e-9
+#define PFT_DURATION_MAX 1e12
 
 /* -p, --cgroup, --only-command: whose lookups were counted */
 struct run_filter {
@@ -124,9 +130,14 @@ struct target_report {
 #define PFT_REPLAY_MAX_REPS 255
 struct replay_summary {
 	bool present;
+	char source[256];       /* "synthetic chain=3", or the run file's name */
 	char mode[8];           /* warm, cold */
 	char unit[8];           /* tsc, ns */
 	char traced[64];
+	__u64 buckets, nodes, node_bytes, lookups_per_pass;
+	double requested_mean, requested_hits;    /* asked: nodes per lookup, hit ratio */
+	double counted_hits;                      /* replayed: the hit ratio */
+	__u64 counted_walked[PFT_HIST_SLOTS];     /* replayed: lookups by nodes walked */
 	int reps;
 	double median[PFT_REPLAY_OPTS], lo[PFT_REPLAY_OPTS], hi[PFT_REPLAY_OPTS];
 	double samples[PFT_REPLAY_OPTS][PFT_REPLAY_MAX_REPS];
@@ -192,6 +203,8 @@ void render_prometheus(FILE *f, const struct run_report *r);
 struct estimate;
 struct json_object *estimate_json(struct estimate e);
 /* A function's samples and prefetch instructions (profile_render.c) */
+/* the indexes of P's MAX hottest instructions, hottest first (ties: the lower address) */
+int profile_hottest(const struct function_profile *p, int *idx, int max);
 void render_profile_text(FILE *f, const struct function_profile *p, const struct sample_result *r);
 struct json_object *profile_json(const struct function_profile *p, const struct sample_result *r);
 /* What was sampled, for a JSON document's "sampling" key. */

@@ -282,6 +282,18 @@ static __u64 redrawn_address(__u64 addr, __u64 seed)
 }
 
 /*
+ * A uniformly random bucket of SLOTS from the 64-bit DRAW: its low bits
+ * for a power of two, else reciprocal_scale() of its high 32 bits, as
+ * conntrack's buckets are (any count, no mask).
+ */
+static inline __u64 uniform_bucket(__u64 draw, __u64 slots)
+{
+	if (!(slots & (slots - 1)))
+		return draw & (slots - 1);
+	return khash_reciprocal_scale((__u32)(draw >> 32), slots);
+}
+
+/*
  * K's bucket in a layout where what changes from boot to boot is drawn
  * anew: the superblock and mount addresses the inode and mount hashes
  * mix in (each address the same way wherever it occurs, so that keys
@@ -294,15 +306,33 @@ static __u64 redrawn_bucket(const struct table_hash *h, __u64 slots,
 {
 	struct snap_key r = *k;
 
-	if (!h->keys->addresses && !(slots & (slots - 1)))
-		return key_draw(k, seed) & (slots - 1);
 	if (!h->keys->addresses)
-		return khash_reciprocal_scale((__u32)(key_draw(k, seed) >> 32), slots);
+		return uniform_bucket(key_draw(k, seed), slots);
 	if (h->keys->addresses & TABLE_KEY_K0)
 		r.k0 = redrawn_address(k->k0, seed);
 	if (h->keys->addresses & TABLE_KEY_K1)
 		r.k1 = redrawn_address(k->k1, seed);
 	return h->bucket(slots, &r);
+}
+
+/*
+ * Every key into CHAIN at its uniformly random bucket of a layout, as
+ * redrawn_bucket() places it: key_draw()'s inner mix of k1 and the seed
+ * taken once for a run of keys with the same k1 (all of them, for the
+ * dcache and TCP, whose keys have no k1), which halves the cost.
+ */
+static void place_uniform(__u32 *chain, __u64 m, const struct snap_key *keys, __u64 nkeys,
+			  __u64 seed)
+{
+	__u64 i, k1 = 0, inner = mix64(seed);
+
+	for (i = 0; i < nkeys; i++) {
+		if (keys[i].k1 != k1) {
+			k1 = keys[i].k1;
+			inner = mix64(k1 ^ seed);
+		}
+		chain[uniform_bucket(mix64(keys[i].k0 ^ inner), m)]++;
+	}
 }
 
 /* struct layout_prediction's redrawn_walk*: layouts of the same keys on other boots. */
@@ -315,6 +345,8 @@ static int redrawn_walks(struct layout_prediction *p, const struct snap_key *key
 	/* fewer layouts for a big table: about 2e8 key placements in all */
 	int layouts = work * PFT_REDRAWN_LAYOUTS > 2e8 ? (int)fmax(40, 2e8 / work) :
 			PFT_REDRAWN_LAYOUTS;
+	/* the dcache and TCP: a uniformly random bucket, the key's draw itself */
+	bool uniform = !p->hash->keys->addresses;
 	__u32 *chain;
 	int r;
 
@@ -327,14 +359,18 @@ static int redrawn_walks(struct layout_prediction *p, const struct snap_key *key
 		return -ENOMEM;
 	for (r = 0; r < layouts; r++) {
 		seed = mix64((__u64)r + 1);
-		for (i = 0; i < nkeys; i++)
-			chain[redrawn_bucket(p->hash, p->slots, &keys[i], seed)]++;
+		if (uniform)
+			place_uniform(chain, m, keys, nkeys, seed);
+		else
+			for (i = 0; i < nkeys; i++)
+				chain[redrawn_bucket(p->hash, m, &keys[i], seed)]++;
 		nodes = weighed = 0;
 		for (i = 0; i < ncounts; i++) {
 			const struct key_count *c = pc[i].c;
 			__u64 draw = key_draw(&c->key, seed);
 
-			b = redrawn_bucket(p->hash, p->slots, &c->key, seed);
+			/* the same bucket redrawn_bucket() gives, its draw taken once */
+			b = uniform ? uniform_bucket(draw, m) : redrawn_bucket(p->hash, m, &c->key, seed);
 			len = chain[b] + !pc[i].present;
 			/* where in its chain: uniform over the len places */
 			ahead = mix64(draw) % (len ? len : 1);
@@ -343,9 +379,12 @@ static int redrawn_walks(struct layout_prediction *p, const struct snap_key *key
 			nodes += (double)c->misses * (double)(pc[i].present ? len - 1 - ahead : chain[b]);
 			weighed += (double)c->hits + (double)c->misses;
 		}
-		/* back to zero through the buckets the keys touched, not all m */
-		for (i = 0; i < nkeys; i++)
-			chain[redrawn_bucket(p->hash, p->slots, &keys[i], seed)] = 0;
+		/* back to zero: all m at once where that is cheaper than the buckets the keys touched */
+		if (m <= 8 * nkeys)
+			memset(chain, 0, m * sizeof(*chain));
+		else
+			for (i = 0; i < nkeys; i++)
+				chain[redrawn_bucket(p->hash, m, &keys[i], seed)] = 0;
 		w[r] = weighed > 0 ? nodes / weighed : 0;
 		sum += w[r];
 		sq += w[r] * w[r];
@@ -361,7 +400,7 @@ static int redrawn_walks(struct layout_prediction *p, const struct snap_key *key
 
 int predict_layout(struct layout_prediction *p, const struct table_hash *hash, __u64 slots,
 		   const struct snap_key *keys, __u64 nkeys,
-		   const struct key_count *counts, __u64 ncounts)
+		   const struct key_count *counts, __u64 ncounts, bool redraw)
 {
 	__u64 buckets = slots, i;
 	struct snap_key *sorted = NULL;
@@ -397,7 +436,9 @@ int predict_layout(struct layout_prediction *p, const struct table_hash *hash, _
 						key_cmp) != NULL;
 		}
 		weigh_lookups(p, chain, pc, ncounts);
-		rc = redrawn_walks(p, keys, nkeys, pc, ncounts);
+		p->redrawn_walk = -1;
+		if (redraw)
+			rc = redrawn_walks(p, keys, nkeys, pc, ncounts);
 	}
 	free(pc);
 	free(sorted);
@@ -421,12 +462,12 @@ static int placed_key_cmp(const void *a, const void *b)
 
 int predict_own_layout(struct layout_prediction *p, const struct table_hash *hash, __u64 slots,
 		       const struct snap_key *keys, __u64 nkeys,
-		       const struct key_count *counts, __u64 ncounts)
+		       const struct key_count *counts, __u64 ncounts, bool redraw)
 {
 	struct placed_key *pk, probe, *found;
 	__u64 *seen, i, len;
 	double nodes = 0, weighed = 0;
-	int rc = predict_layout(p, hash, slots, keys, nkeys, counts, ncounts);
+	int rc = predict_layout(p, hash, slots, keys, nkeys, counts, ncounts, redraw);
 
 	if (rc || !ncounts)
 		return rc;

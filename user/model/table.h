@@ -111,16 +111,18 @@ struct layout_prediction {
 
 /*
  * Lay KEYS out under (hash, slots) and weigh the walks by COUNTS (may be
- * empty: mean_walk is then 0). 0, -EINVAL (a size out of 2 to
- * PFT_TABLE_MAX_SLOTS, or one the hash cannot take) or -ENOMEM.
+ * empty: mean_walk is then 0). REDRAW: the redrawn_walk figures too, by
+ * far the most of the cost (hundreds of layouts; -1 without). 0, -EINVAL
+ * (a size out of 2 to PFT_TABLE_MAX_SLOTS, or one the hash cannot take)
+ * or -ENOMEM.
  */
 int predict_layout(struct layout_prediction *p, const struct table_hash *hash, __u64 slots,
 		   const struct snap_key *keys, __u64 nkeys,
-		   const struct key_count *counts, __u64 ncounts);
+		   const struct key_count *counts, __u64 ncounts, bool redraw);
 /* The same for the snapshot's own layout, KEYS in its chain order: also mean_walk_in_order. */
 int predict_own_layout(struct layout_prediction *p, const struct table_hash *hash, __u64 slots,
 		       const struct snap_key *keys, __u64 nkeys,
-		       const struct key_count *counts, __u64 ncounts);
+		       const struct key_count *counts, __u64 ncounts, bool redraw);
 void layout_prediction_free(struct layout_prediction *p);
 
 /*

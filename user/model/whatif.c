@@ -52,8 +52,10 @@ static int lay_out(struct whatif_table *w, const struct table_hash *h, __u64 slo
 	int rc;
 
 	memset(l, 0, sizeof(*l));
+	if (c->laying_out)
+		c->laying_out(w, h, slots);
 	rc = (own ? predict_own_layout : predict_layout)(&l->p, h, slots, s->keys, s->nkeys,
-		w->counted ? w->weigh->counts : NULL, w->counted ? w->weigh->ncounts : 0);
+		w->counted ? w->weigh->counts : NULL, w->counted ? w->weigh->ncounts : 0, w->redrawn);
 	if (rc)
 		return rc;
 	if (w->nlayouts++ == 0) {
@@ -139,6 +141,14 @@ static int candidate_slots(const struct whatif_ask *q, const struct table_snapsh
 	return n;
 }
 
+/* RC, the status line cleared */
+static int laid_out(struct whatif_costs *c, int rc)
+{
+	if (c->laid_out)
+		c->laid_out();
+	return rc;
+}
+
 /* --entries: the kernel's hash at SLOTS, filled to ENTRIES under uniform hashing */
 static int fill_out(struct whatif_table *w, __u64 slots, __u64 entries)
 {
@@ -168,22 +178,31 @@ int whatif_weigh(struct whatif_table *w, const struct whatif_ask *q,
 	w->t = t;
 	w->weigh = weigh;
 	w->counted = weigh->counted;
+	w->redrawn = q->redrawn;
 	w->current = q->forced_current ? q->forced_current : s->hash;
 	if (!table_hash_compatible(s->hash, w->current) ||
 	    !table_hash_takes(w->current, s->shape.buckets))
 		return -EINVAL;
+	nh = candidate_hashes(q, w->current, hashes);
+	nb = candidate_slots(q, s, w->current, sizes);
+	/* the status line's count: the layouts below (--entries' fills are not laid out) */
+	w->planned = 1;
+	for (i = 0; !q->entries && i < nb; i++)
+		for (j = 0; j < nh; j++)
+			w->planned += !(hashes[j] == w->current && sizes[i] == s->shape.buckets) &&
+				      table_hash_takes(hashes[j], sizes[i]);
+	if (w->planned > WHATIF_MAX_LAYOUTS)
+		w->planned = WHATIF_MAX_LAYOUTS;
 	/* the snapshot's keys are in its chain order, unless another hash is taken for its own */
 	if (lay_out(w, w->current, s->shape.buckets, !q->forced_current, c)) {
 		w->failed_slots = s->shape.buckets;
-		return -ENOMEM;
+		return laid_out(c, -ENOMEM);
 	}
-	nh = candidate_hashes(q, w->current, hashes);
-	nb = candidate_slots(q, s, w->current, sizes);
 	/* --entries: the table as it would be at that many entries, at each size */
 	for (i = 0; q->entries && i < nb && w->nlayouts < WHATIF_MAX_LAYOUTS; i++)
 		if (fill_out(w, sizes[i], q->entries)) {
 			w->failed_slots = sizes[i];
-			return -ENOMEM;
+			return laid_out(c, -ENOMEM);
 		}
 	for (i = 0; !q->entries && i < nb; i++)
 		for (j = 0; j < nh && w->nlayouts < WHATIF_MAX_LAYOUTS; j++) {
@@ -193,10 +212,10 @@ int whatif_weigh(struct whatif_table *w, const struct whatif_ask *q,
 				continue;
 			if (lay_out(w, hashes[j], sizes[i], false, c)) {
 				w->failed_slots = sizes[i];
-				return -ENOMEM;
+				return laid_out(c, -ENOMEM);
 			}
 		}
-	return 0;
+	return laid_out(c, 0);
 }
 
 int whatif_weigh_report(struct whatif_table *w, const struct target_report *t,
@@ -213,8 +232,14 @@ int whatif_weigh_report(struct whatif_table *w, const struct target_report *t,
 	w->weigh = s;
 	w->counted = true;
 	w->current = s->hash;
+	w->planned = 1;
+	for (i = 0; (h = table_hash_at(i)); i++)
+		if (table_hash_compatible(s->hash, h))
+			w->planned += (h != s->hash && table_hash_takes(h, s->shape.buckets)) +
+				      (s->shape.buckets * 2 <= PFT_TABLE_MAX_SLOTS &&
+				       table_hash_takes(h, s->shape.buckets * 2));
 	if (lay_out(w, s->hash, s->shape.buckets, true, c))
-		return -1;
+		return laid_out(c, -1);
 	for (i = 0; (h = table_hash_at(i)); i++) {
 		if (!table_hash_compatible(s->hash, h))
 			continue;
@@ -223,7 +248,7 @@ int whatif_weigh_report(struct whatif_table *w, const struct target_report *t,
 		if (s->shape.buckets * 2 <= PFT_TABLE_MAX_SLOTS)
 			lay_out(w, h, s->shape.buckets * 2, false, c);
 	}
-	return 0;
+	return laid_out(c, 0);
 }
 
 void whatif_table_free(struct whatif_table *w)

@@ -27,9 +27,12 @@ struct whatif_ask {
 	const struct table_hash *hashes[WHATIF_MAX_HASHES];
 	int nhashes;
 	const struct table_hash *forced_current;         /* taken for the kernel's own hash */
+	bool redrawn;     /* the figures of layouts on other boots too (JSON's): most of the cost */
 	/* --entries: each size filled to this many entries under uniform hashing (0: not asked) */
 	__u64 entries;
 };
+
+struct whatif_table;
 
 /*
  * What things cost here: the caller's timers, and the bucket functions
@@ -41,6 +44,9 @@ struct whatif_costs {
 	struct estimate (*time_node)(void);
 	bool known[TABLE_HASHES_MAX];
 	struct estimate hash[TABLE_HASHES_MAX];
+	/* a big table takes seconds a layout: told before each (may be NULL), and after the last */
+	void (*laying_out)(const struct whatif_table *w, const struct table_hash *h, __u64 slots);
+	void (*laid_out)(void);
 };
 
 struct whatif_layout {
@@ -64,6 +70,8 @@ struct whatif_table {
 	const char *node_cost_source;
 	struct estimate hash_now;             /* the own layout's bucket function */
 	__u64 failed_slots;                   /* a layout there was no memory for, or 0 */
+	bool redrawn;                         /* layouts on other boots weighed too */
+	int planned;                          /* the layouts to be laid out */
 	int nlayouts;
 	struct whatif_layout layouts[WHATIF_MAX_LAYOUTS];
 };

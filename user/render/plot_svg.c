@@ -183,6 +183,8 @@ void plot_heatmap(FILE *f, const char *title, const __u64 *rows, int nintervals,
 
 			if (!rows[(size_t)i * n + v])
 				continue;
+			/* a share past the whole (a wrapped total) must not reach the int below */
+			share = share > 1 ? 1 : share;
 			/* a square root lifts the rare lengths out of the white */
 			shade = 235 - (int)(235 * sqrt(share));
 			fprintf(f, "<rect x=\"%.2f\" y=\"%.2f\" width=\"%.2f\" height=\"%.2f\" "

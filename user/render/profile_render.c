@@ -35,6 +35,11 @@ static int hottest(const struct function_profile *p, int *idx, int max)
 	return n;
 }
 
+int profile_hottest(const struct function_profile *p, int *idx, int max)
+{
+	return hottest(p, idx, max);
+}
+
 void render_profile_text(FILE *f, const struct function_profile *p, const struct sample_result *r)
 {
 	int idx[PFT_HOTTEST], n, i;

@@ -265,6 +265,53 @@ struct json_object *runfile_new_document(const char *command)
 	return root;
 }
 
+/* A replay section read back: the table walked, each option's passes and what they give. */
+static struct json_object *replay_summary_json(const struct replay_summary *rs)
+{
+	static const char *const keys[PFT_REPLAY_OPTS] = { "none", "every_node", "nonnull_only" };
+	struct json_object *o = json_object_new_object(), *per = json_object_new_object();
+	struct json_object *req = json_object_new_object(), *got = json_object_new_object();
+	double nodes = 0, ratios[PFT_REPLAY_MAX_REPS];
+	int k, i;
+
+	add(o, "source", json_object_new_string(rs->source));
+	add(o, "traced", json_object_new_string(rs->traced));
+	add(o, "mode", json_object_new_string(rs->mode));
+	add(o, "unit", json_object_new_string(rs->unit));
+	add(o, "buckets", u64(rs->buckets));
+	add(o, "nodes", u64(rs->nodes));
+	add(o, "node_bytes", u64(rs->node_bytes));
+	add(o, "lookups_per_pass", u64(rs->lookups_per_pass));
+	add(o, "reps", json_object_new_int(rs->reps));
+	add(req, "mean_nodes", json_object_new_double(rs->requested_mean));
+	add(req, "hit_ratio", json_object_new_double(rs->requested_hits));
+	add(o, "requested", req);
+	for (i = 0; i < PFT_HIST_SLOTS; i++)
+		nodes += (double)i * (double)rs->counted_walked[i];
+	add(got, "mean_nodes", json_object_new_double(rs->lookups_per_pass ?
+						      nodes / (double)rs->lookups_per_pass : 0));
+	add(got, "hit_ratio", json_object_new_double(rs->counted_hits));
+	add(got, "chain_walked", hist_json(rs->counted_walked, PFT_HIST_SLOTS));
+	add(o, "counted", got);
+	for (k = 0; k < PFT_REPLAY_OPTS; k++) {
+		struct json_object *oj = estimate_json((struct estimate){ rs->median[k], rs->lo[k],
+									 rs->hi[k] });
+		struct json_object *samples = json_object_new_array();
+
+		for (i = 0; i < rs->reps; i++) {
+			json_object_array_add(samples, json_object_new_double(rs->samples[k][i]));
+			ratios[i] = rs->samples[k][i] / rs->samples[0][i];
+		}
+		add(oj, "samples", samples);
+		/* each pass against no prefetch in the same pass, as replay gives it */
+		if (k)
+			add(oj, "ratio_to_none", estimate_json(estimate(ratios, rs->reps)));
+		add(per, keys[k], oj);
+	}
+	add(o, "per_lookup", per);
+	return o;
+}
+
 struct json_object *render_json(const struct run_report *r)
 {
 	struct json_object *root = json_object_new_object();
@@ -340,6 +387,8 @@ struct json_object *render_json(const struct run_report *r)
 	for (i = 0; i < r->ntargets; i++)
 		json_object_array_add(targets, target_json(&r->targets[i], r->duration_s, r->samples));
 	add(root, "targets", targets);
+	if (r->replay.present)
+		add(root, "replay", replay_summary_json(&r->replay));
 	return root;
 }
 

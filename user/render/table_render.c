@@ -51,6 +51,16 @@ static struct json_object *packed(char *text)
 	return o;
 }
 
+/*
+ * Whether the run file holds the keys: they fit it, and every entry's
+ * key is there (one read back from a file that left them out has none).
+ */
+static bool keys_kept(const struct table_snapshot *s)
+{
+	return s->nkeys == s->shape.entries &&
+	       keys_fit_runfile(s->hash, s->nkeys, s->counted ? s->ncounts : 0);
+}
+
 struct json_object *snapshot_json(const struct table_snapshot *s)
 {
 	struct json_object *o = table_shape_json(&s->shape, json_object_new_object());
@@ -77,7 +87,7 @@ struct json_object *snapshot_json(const struct table_snapshot *s)
 	add(k, "layout", json_object_new_string(s->key_layout ? s->key_layout : ""));
 	add(k, "count", u64(s->nkeys));
 	/* a run file stays readable (16 MB): past that, the shape without its keys */
-	if (keys_fit_runfile(h, s->nkeys, s->counted ? s->ncounts : 0))
+	if (keys_kept(s))
 		add(k, "base64", packed(keys_encode(h, s->keys, s->nkeys)));
 	else
 		add(k, "omitted", json_object_new_string("too many entries for a run file"));
@@ -139,7 +149,7 @@ void render_snapshot_text(FILE *f, const struct table_snapshot *s)
 			(unsigned long long)t->by_len[l], bar,
 			"****************************************");
 	}
-	if (!keys_fit_runfile(s->hash, s->nkeys, s->counted ? s->ncounts : 0))
+	if (!keys_kept(s))
 		fprintf(f, "  keys: too many for a run file (16 MB); whatif cannot use this snapshot\n");
 	if (s->counted)
 		fprintf(f, "  lookups by key: %llu keys counted (map of %llu), %llu lookups dropped\n",

@@ -2,6 +2,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <libgen.h>
+#include <limits.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -33,24 +34,24 @@ int open_regular(const char *what, const char *path, struct stat *st,
 	/* refuse what is not a file before opening it: opening a device can act */
 	if (stat(path, &before)) {
 		rc = -errno;
-		snprintf(err, errlen, "%s%s%s: %s", what, *what ? " " : "", path, strerror(-rc));
+		snprintf(err, errlen, "%s%s%s: %s", what, *what ? " " : "", shown_path(path), strerror(-rc));
 		return rc;
 	}
 	if (!S_ISREG(before.st_mode)) {
 		snprintf(err, errlen, "%s%s%s: is %s, not a regular file", what, *what ? " " : "",
-			 path, kind_of(before.st_mode));
+			 shown_path(path), kind_of(before.st_mode));
 		return -EINVAL;
 	}
 	/* O_NONBLOCK: if it was swapped for a FIFO meanwhile, open must not wait */
 	fd = open(path, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
 	if (fd < 0) {
 		rc = -errno;
-		snprintf(err, errlen, "%s%s%s: %s", what, *what ? " " : "", path, strerror(-rc));
+		snprintf(err, errlen, "%s%s%s: %s", what, *what ? " " : "", shown_path(path), strerror(-rc));
 		return rc;
 	}
 	if (fstat(fd, &after) || !S_ISREG(after.st_mode) || !same_file(&before, &after)) {
 		close(fd);
-		snprintf(err, errlen, "%s%s%s: changed while being opened", what, *what ? " " : "", path);
+		snprintf(err, errlen, "%s%s%s: changed while being opened", what, *what ? " " : "", shown_path(path));
 		return -EAGAIN;
 	}
 	flags = fcntl(fd, F_GETFL);
@@ -78,7 +79,7 @@ int read_regular_file(const char *what, const char *path, size_t max,
 	buf = malloc(max + 1);
 	if (!buf) {
 		close(fd);
-		snprintf(err, errlen, "%s%s%s: out of memory", what, sp, path);
+		snprintf(err, errlen, "%s%s%s: out of memory", what, sp, shown_path(path));
 		return -ENOMEM;
 	}
 	while (len <= max) {
@@ -87,7 +88,7 @@ int read_regular_file(const char *what, const char *path, size_t max,
 			continue;
 		if (n < 0) {
 			rc = -errno;
-			snprintf(err, errlen, "%s%s%s: %s", what, sp, path, strerror(-rc));
+			snprintf(err, errlen, "%s%s%s: %s", what, sp, shown_path(path), strerror(-rc));
 			break;
 		}
 		if (n == 0)
@@ -97,11 +98,11 @@ int read_regular_file(const char *what, const char *path, size_t max,
 	close(fd);
 	if (!rc && len > max) {
 		snprintf(err, errlen, "%s%s%s: larger than %zu bytes, more than pftrace reads",
-			 what, sp, path, max);
+			 what, sp, shown_path(path), max);
 		rc = -EFBIG;
 	}
 	if (!rc && !len) {
-		snprintf(err, errlen, "%s%s%s: is empty", what, sp, path);
+		snprintf(err, errlen, "%s%s%s: is empty", what, sp, shown_path(path));
 		rc = -ENODATA;
 	}
 	if (rc) {
@@ -146,7 +147,7 @@ int output_extension_check(const char *path, bool prom_ok, char *err, size_t err
 	    (prom_ok && !strcmp(dot, ".prom")))
 		return 0;
 	snprintf(err, errlen, "-o %s: pftrace writes JSON (.json, or no extension)%s, not '%s'",
-		 path, prom_ok ? " or Prometheus text (.prom)" : "", dot);
+		 shown_path(path), prom_ok ? " or Prometheus text (.prom)" : "", dot);
 	return -EINVAL;
 }
 
@@ -158,19 +159,66 @@ static int existing_output(const char *path, struct stat *st, bool *exists,
 	if (lstat(path, st)) {
 		if (errno == ENOENT)
 			return 0;
-		snprintf(err, errlen, "-o %s: %s", path, strerror(errno));
+		snprintf(err, errlen, "-o %s: %s", shown_path(path), strerror(errno));
 		return -errno;
 	}
 	if (S_ISDIR(st->st_mode)) {
-		snprintf(err, errlen, "-o %s: is a directory", path);
+		snprintf(err, errlen, "-o %s: is a directory", shown_path(path));
 		return -EISDIR;
 	}
 	if (!S_ISREG(st->st_mode)) {
 		snprintf(err, errlen, "-o %s: is %s; pftrace replaces only a regular file",
-			 path, kind_of(st->st_mode));
+			 shown_path(path), kind_of(st->st_mode));
 		return -EINVAL;
 	}
 	*exists = true;
+	return 0;
+}
+
+/*
+ * The temporary name beside PATH a write goes through: ".BASE.XXXXXX",
+ * BASE cut so that the name fits NAME_MAX even where PATH's own barely
+ * does (a 250-byte name).
+ */
+#define TEMP_SUFFIX ".XXXXXX"
+static void temp_beside(const char *path, char *tmp, size_t size)
+{
+	char dir[4096], base[4096];
+
+	/* POSIX dirname/basename may write into their argument */
+	snprintf(dir, sizeof(dir), "%s", path);
+	snprintf(base, sizeof(base), "%s", path);
+	snprintf(tmp, size, "%s/.%.*s" TEMP_SUFFIX, dirname(dir),
+		 (int)(NAME_MAX - 1 - strlen(TEMP_SUFFIX)), basename(base));
+}
+
+/*
+ * Whether a file can be made where PATH goes: its name no longer than
+ * the directory takes, and the temporary file made and removed again,
+ * which /proc, /sys, a read-only mount or a full inode table refuse now
+ * rather than after the work.
+ */
+static int output_creatable(const char *path, const char *parent, char *err, size_t errlen)
+{
+	char base[4096], tmp[8300];
+	long name_max = pathconf(parent, _PC_NAME_MAX);
+	int fd, rc;
+
+	snprintf(base, sizeof(base), "%s", path);
+	if (strlen(basename(base)) > (size_t)(name_max > 0 ? name_max : NAME_MAX)) {
+		snprintf(err, errlen, "-o %s: %s", shown_path(path), strerror(ENAMETOOLONG));
+		return -ENAMETOOLONG;
+	}
+	temp_beside(path, tmp, sizeof(tmp));
+	fd = mkostemp(tmp, O_CLOEXEC);
+	if (fd < 0) {
+		rc = -errno;
+		snprintf(err, errlen, "-o %s: cannot create a file there: %s", shown_path(path),
+			 strerror(-rc));
+		return rc;
+	}
+	close(fd);
+	unlink(tmp);
 	return 0;
 }
 
@@ -189,7 +237,7 @@ int check_output_path(const char *path, char *err, size_t errlen)
 		return -EINVAL;
 	}
 	if (path[n - 1] == '/') {
-		snprintf(err, errlen, "-o %s: names a directory, not a file", path);
+		snprintf(err, errlen, "-o %s: names a directory, not a file", shown_path(path));
 		return -EISDIR;
 	}
 	rc = existing_output(path, &st, &exists, err, errlen);
@@ -201,10 +249,10 @@ int check_output_path(const char *path, char *err, size_t errlen)
 	errno = 0;
 	if (stat(parent, &st) || !S_ISDIR(st.st_mode) || access(parent, W_OK | X_OK)) {
 		rc = errno ? -errno : -ENOTDIR;
-		snprintf(err, errlen, "-o %s: %s", path, strerror(-rc));
+		snprintf(err, errlen, "-o %s: %s", shown_path(path), strerror(-rc));
 		return rc;
 	}
-	return 0;
+	return output_creatable(path, parent, err, errlen);
 }
 
 static int write_all(int fd, const char *p, size_t len)
@@ -235,7 +283,7 @@ static mode_t current_umask(void)
 int write_file_atomic(const char *path, const char *data, size_t len,
 		      char *err, size_t errlen)
 {
-	char dir[4096], base[4096], tmp[8300];
+	char tmp[8300];
 	struct stat old;
 	bool exists;
 	int fd, rc;
@@ -249,14 +297,11 @@ int write_file_atomic(const char *path, const char *data, size_t len,
 	rc = check_output_path(path, err, errlen);
 	if (rc)
 		return rc;
-	/* POSIX dirname/basename may write into their argument */
-	snprintf(dir, sizeof(dir), "%s", path);
-	snprintf(base, sizeof(base), "%s", path);
-	snprintf(tmp, sizeof(tmp), "%s/.%s.XXXXXX", dirname(dir), basename(base));
+	temp_beside(path, tmp, sizeof(tmp));
 	fd = mkostemp(tmp, O_CLOEXEC);
 	if (fd < 0) {
 		rc = -errno;
-		snprintf(err, errlen, "%s: cannot create a file beside it: %s", path, strerror(-rc));
+		snprintf(err, errlen, "%s: cannot create a file beside it: %s", shown_path(path), strerror(-rc));
 		return rc;
 	}
 	rc = write_all(fd, data, len);
@@ -281,7 +326,7 @@ int write_file_atomic(const char *path, const char *data, size_t len,
 	if (rc) {
 		unlink(tmp);
 		if (rc != -EINVAL && rc != -EISDIR)
-			snprintf(err, errlen, "%s: %s", path, strerror(-rc));
+			snprintf(err, errlen, "%s: %s", shown_path(path), strerror(-rc));
 	}
 	return rc;
 }

@@ -15,6 +15,8 @@
 
 /* A one-line error message, "NAME: reason", in every layer */
 #define PFT_ERRLEN 512
+/* a path as messages show it: text_safe()'s escapes, cut to fit a message */
+#define PFT_SHOWN_PATH 400
 
 /*
  * Open PATH for reading only if it is a regular file. O_NONBLOCK on the
@@ -69,5 +71,13 @@ int write_file_atomic(const char *path, const char *data, size_t len,
  * strings read from files, before they reach a terminal.
  */
 const char *text_safe(const char *s, char *buf, size_t buflen);
+
+/*
+ * PATH as a message shows it: a name from argv reaches a terminal, so
+ * its control characters are escaped as text_safe() does. The buffer
+ * lives to the end of the block that names it; long names are cut.
+ */
+#define PFT_SHOWN_PATH 400
+#define shown_path(path) text_safe((path), (char[PFT_SHOWN_PATH]){ 0 }, PFT_SHOWN_PATH)
 
 #endif

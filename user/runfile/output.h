@@ -10,6 +10,18 @@
 
 struct json_object;
 
+/*
+ * Every NaN or infinity in the tree made null: JSON (RFC 8259) has no
+ * such number, and json-c would write "NaN" or "Infinity". The writers
+ * below call it; a number a reader refuses never leaves pftrace.
+ */
+void json_finite_only(struct json_object *root);
+/*
+ * The end of stdout, checked: its buffer written and the stream closed.
+ * A write lost anywhere on the way (a full disk, /dev/full) is found
+ * here if not before. 0, or -errno with "stdout: REASON" in err.
+ */
+int stdout_close(char *err, size_t errlen);
 /* Pretty-printed JSON and a newline; 0 or 1 on a write error. */
 int json_print(struct json_object *root, FILE *f);
 /* One compact line: a record of a newline-delimited JSON stream. */

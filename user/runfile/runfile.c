@@ -5,116 +5,10 @@
 #include <json-c/json.h>
 
 #include "fileio.h"
+#include "json_rules.h"
 #include "runfile_reader.h"
 
-/*
- * What reading a run file may cost. json-c's tree takes far more memory
- * than the text (an empty object is ~0.6 KB, an integer ~70 B), so the
- * text is scanned first and refused when its tree would cost more than
- * RUNFILE_TREE_RATIO times its size. With the text itself, a read
- * needs at most (RUNFILE_TREE_RATIO + 1) x the file size, plus a few MB
- * of pftrace: checked by tests/host/runfile.sh on hostile files.
- */
 #define MAX_RUNFILE_BYTES RUNFILE_MAX_BYTES
-#define RUNFILE_TREE_RATIO 32
-#define TREE_BYTES_PER_CONTAINER 1024
-#define TREE_BYTES_PER_VALUE 96
-
-static const char *const replay_keys[PFT_REPLAY_OPTS] = { "none", "every_node", "nonnull_only" };
-
-/* The replay section, if any: medians, intervals, and each pass's time. */
-static int read_replay(struct reader *r, struct json_object *rj)
-{
-	struct replay_summary *rs = &r->rf->rep.replay;
-	struct json_object *per = rd_member(rj, "per_lookup");
-	int o;
-
-	if (!per)
-		return rd_fail(r, "replay has no \"per_lookup\"");
-	snprintf(rs->mode, sizeof(rs->mode), "%s", rd_string(r, rj, "mode"));
-	snprintf(rs->unit, sizeof(rs->unit), "%s", rd_string(r, rj, "unit"));
-	snprintf(rs->traced, sizeof(rs->traced), "%s", rd_string(r, rj, "traced"));
-	for (o = 0; o < PFT_REPLAY_OPTS; o++) {
-		struct json_object *oj = rd_member(per, replay_keys[o]), *samples = rd_member(oj, "samples");
-		size_t i, n;
-
-		if (!oj || !samples || !json_object_is_type(samples, json_type_array))
-			return rd_fail(r, "replay.per_lookup.%s is incomplete", replay_keys[o]);
-		rs->median[o] = rd_number(oj, "median");
-		rs->lo[o] = rd_number(oj, "lo");
-		rs->hi[o] = rd_number(oj, "hi");
-		n = json_object_array_length(samples);
-		if (n < 1 || n > PFT_REPLAY_MAX_REPS || (o && (int)n != rs->reps))
-			return rd_fail(r, "replay.per_lookup.%s has %zu samples", replay_keys[o], n);
-		rs->reps = (int)n;
-		for (i = 0; i < n; i++)
-			rs->samples[o][i] = json_object_get_double(json_object_array_get_idx(samples, i));
-	}
-	rs->present = true;
-	return 0;
-}
-
-/*
- * What json-c's tree of TEXT would cost, from one pass over the bytes:
- * containers and values outside strings. Refusing a costly text before
- * parsing keeps memory a bounded multiple of the file size.
- */
-static size_t tree_cost(const char *text, size_t len)
-{
-	size_t containers = 0, values = 1, i;
-	bool in_string = false;
-
-	for (i = 0; i < len; i++) {
-		char c = text[i];
-
-		if (in_string) {
-			if (c == '\\')
-				i++;
-			else if (c == '"')
-				in_string = false;
-			continue;
-		}
-		if (c == '"')
-			in_string = true;
-		else if (c == '{' || c == '[')
-			containers++;
-		else if (c == ',' || c == ':')
-			values++;
-	}
-	return containers * TREE_BYTES_PER_CONTAINER + values * TREE_BYTES_PER_VALUE;
-}
-
-/* TEXT as a JSON document, whole, at a bounded cost; NULL with the reason in r->err. */
-static struct json_object *parse_document(struct reader *r, const char *text, size_t len)
-{
-	struct json_tokener *tok;
-	struct json_object *root;
-	enum json_tokener_error jerr;
-	size_t end;
-
-	if (!len)
-		return rd_fail(r, "is empty"), NULL;
-	if (tree_cost(text, len) > RUNFILE_TREE_RATIO * len + (1 << 16))
-		return rd_fail(r, "too many JSON values for its size: not a file pftrace wrote"), NULL;
-	tok = json_tokener_new();
-	if (!tok)
-		return rd_fail(r, "out of memory"), NULL;
-	root = json_tokener_parse_ex(tok, text, (int)len);
-	jerr = json_tokener_get_error(tok);
-	/* trailing bytes past the document are whitespace or an error */
-	end = json_tokener_get_parse_end(tok);
-	while (root && jerr == json_tokener_success && end < len && strchr(" \t\r\n", text[end]))
-		end++;
-	if (!root || jerr != json_tokener_success || end < len) {
-		rd_fail(r, "not JSON (%s at byte %zu)",
-			jerr != json_tokener_success ? json_tokener_error_desc(jerr) : "trailing data",
-			json_tokener_get_parse_end(tok));
-		json_object_put(root);
-		root = NULL;
-	}
-	json_tokener_free(tok);
-	return root;
-}
 
 /* A pftrace run file of a schema this pftrace reads. */
 static int read_schema(struct reader *r, struct json_object *root)
@@ -134,6 +28,35 @@ static int read_schema(struct reader *r, struct json_object *root)
 	return 0;
 }
 
+/* Where start-up time went: each phase a name, a time and what the verifier did. */
+static int read_phases(struct reader *r, struct json_object *arr)
+{
+	struct run_file *rf = r->rf;
+	size_t i, n;
+
+	if (!json_object_is_type(arr, json_type_array))
+		return rd_fail(r, "startup_phases is not a list");
+	n = json_object_array_length(arr);
+	if (n > PFT_MAX_PHASES)
+		return rd_fail(r, "startup_phases has %zu phases; pftrace writes at most %d", n,
+			       PFT_MAX_PHASES);
+	r->where = "startup_phases";
+	for (i = 0; i < n; i++) {
+		struct json_object *ph = json_object_array_get_idx(arr, i);
+		struct startup_phase *sp = &rf->phases[i];
+
+		rd_string_into(r, ph, "phase", sp->name, sizeof(sp->name));
+		sp->ms = rd_range(r, ph, "ms", 0, 1e9);
+		if (rd_count(r, ph, "startup_phases", "verified_insns", false, &sp->verified_insns))
+			return -1;
+	}
+	r->where = NULL;
+	rf->rep.phases = rf->phases;
+	rf->rep.nphases = (int)n;
+	return r->failed ? -1 : 0;
+}
+
+
 /* The run as a whole: its command, kernel, machine, times and workload. */
 static int read_run(struct reader *r, struct json_object *root)
 {
@@ -143,27 +66,30 @@ static int read_run(struct reader *r, struct json_object *root)
 	rep->command = rd_string(r, root, "command");
 	rep->kernel_release = rd_string(r, rd_member(root, "kernel"), "release");
 	rep->btf_path = rd_string(r, rd_member(root, "kernel"), "btf");
-	snprintf(rep->started, sizeof(rep->started), "%s", rd_string(r, root, "started"));
-	rep->duration_s = rd_number(root, "duration_s");
+	rd_string_into(r, root, "started", rep->started, sizeof(rep->started));
+	rep->duration_s = rd_range(r, root, "duration_s", 0, PFT_DURATION_MAX);
 	rep->end_reason = rd_string(r, root, "end_reason");
-	rep->startup_ms = rd_number(root, "startup_ms");
-	rep->peak_rss_kb = rd_long(root, "peak_rss_kb");
-	rep->cpu_s = rd_number(root, "cpu_s");
+	rep->startup_ms = rd_range(r, root, "startup_ms", 0, 1e9);
+	rep->peak_rss_kb = rd_long(r, root, "peak_rss_kb");
+	rep->cpu_s = rd_number(r, root, "cpu_s");
 	rep->bpf_stats = rd_string(r, root, "bpf_stats");
 	rep->hostname = rd_string(r, machine, "hostname");
 	rep->arch = rd_string(r, machine, "arch");
 	rep->cpu_model = rd_string(r, machine, "cpu");
-	rep->cpus = rd_int(machine, "cpus");
-	rep->merged_runs = rd_int(root, "merged_runs");
-	if (!(rep->duration_s >= 0))
-		return rd_fail(r, "duration_s is negative");
+	rep->cpus = rd_int(r, machine, "cpus");
+	rep->merged_runs = rd_int(r, root, "merged_runs");
+	/* a rate over less than a nanosecond overflows: 1e-320 s would give infinite lookups/s */
+	if (rep->duration_s > 0 && rep->duration_s < PFT_DURATION_MIN)
+		return rd_fail(r, "duration_s %g is below a nanosecond", rep->duration_s);
 	if (!(rep->cpu_s >= 0 && rep->cpu_s <= 1e9))
 		return rd_fail(r, "cpu_s is out of range");
+	if ((v = rd_member(root, "startup_phases")) && read_phases(r, v))
+		return -1;
 	if ((v = rd_member(root, "workload"))) {
 		rep->child_command = rd_string(r, v, "argv");
-		rep->child_exit = rd_int(v, "exit_status");
+		rep->child_exit = rd_int(r, v, "exit_status");
 	}
-	return 0;
+	return r->failed ? -1 : 0;
 }
 
 /* Whose lookups were counted: merge refuses to add different tenants. */
@@ -175,22 +101,36 @@ static int read_filter(struct reader *r, struct json_object *v)
 	if (!json_object_is_type(v, json_type_object))
 		return rd_fail(r, "filter is not an object");
 	f->present = true;
-	f->pid = rd_long(v, "pid");
+	f->pid = rd_long(r, v, "pid");
 	f->cgroup = cg && json_object_is_type(cg, json_type_string) ? rd_string(r, v, "cgroup") : NULL;
 	f->only_command = json_object_get_boolean(rd_member(v, "only_command"));
-	f->cgroup_id = rd_u64(v, "cgroup_id");
-	f->followed = rd_u64(v, "followed");
-	f->follow_dropped = rd_u64(v, "follow_dropped");
+	f->cgroup_id = rd_u64(r, v, "cgroup_id");
+	f->followed = rd_u64(r, v, "followed");
+	f->follow_dropped = rd_u64(r, v, "follow_dropped");
 	if (f->pid < 0 || (!f->pid && !f->cgroup && !f->only_command))
 		return rd_fail(r, "filter names no pid, cgroup or command");
 	r->rf->rep.filter = f;
 	return 0;
 }
 
+/* TARGETS, each a target of the run: a run file's, or an interval record's */
+static int read_target_list(struct reader *r, struct json_object *targets)
+{
+	size_t i, n = json_object_array_length(targets);
+
+	for (i = 0; i < n; i++) {
+		if (runfile_read_target(r, json_object_array_get_idx(targets, i), (int)i))
+			return -1;
+		r->rf->rep.ntargets++;
+	}
+	r->where = NULL;
+	return 0;
+}
+
 static int read_targets(struct reader *r, struct json_object *root)
 {
 	struct json_object *targets = rd_member(root, "targets");
-	size_t i, n;
+	size_t n;
 
 	if (!targets || !json_object_is_type(targets, json_type_array))
 		return rd_fail(r, "no \"targets\" list");
@@ -198,13 +138,46 @@ static int read_targets(struct reader *r, struct json_object *root)
 	/* a replay of a synthetic workload traced nothing: its file has no target */
 	if ((n == 0 && !rd_member(root, "replay")) || n > PFT_MAX_TARGETS)
 		return rd_fail(r, "%zu targets; a run has 1 to %d", n, PFT_MAX_TARGETS);
-	for (i = 0; i < n; i++) {
-		if (runfile_read_target(r, json_object_array_get_idx(targets, i), (int)i))
-			return -1;
-		r->rf->rep.ntargets++;
+	return read_target_list(r, targets);
+}
+
+/*
+ * What was sampled: every sample, those in the kernel, those kept (in a
+ * traced function) and of them the dropped; each traced function's
+ * samples are among the kept.
+ */
+static int read_sampling_counts(struct reader *r, struct json_object *v, struct sample_result *sr)
+{
+	struct sample_counts *c = &sr->counts;
+	__u64 freq, cpus;
+	int i;
+
+	if (rd_count(r, v, "sampling", "total", false, &c->total) ||
+	    rd_count(r, v, "sampling", "kernel", false, &c->kernel) ||
+	    rd_count(r, v, "sampling", "in_traced", false, &c->kept) ||
+	    rd_count(r, v, "sampling", "dropped", false, &c->dropped) ||
+	    rd_count(r, v, "sampling", "freq", false, &freq) ||
+	    rd_count(r, v, "sampling", "cpus", false, &cpus))
+		return -1;
+	if (c->kernel > c->total || c->kept > c->total || c->dropped > c->kept)
+		return rd_fail(r, "sampling: %llu samples, %llu in the kernel, %llu kept, %llu dropped",
+			       (unsigned long long)c->total, (unsigned long long)c->kernel,
+			       (unsigned long long)c->kept, (unsigned long long)c->dropped);
+	if (freq > 1000000 || cpus > 1 << 20)
+		return rd_fail(r, "sampling: freq %llu or cpus %llu out of range",
+			       (unsigned long long)freq, (unsigned long long)cpus);
+	sr->freq = (int)freq;
+	sr->cpus = (int)cpus;
+	for (i = 0; i < r->rf->rep.ntargets; i++) {
+		const struct function_profile *p = r->rf->rep.targets[i].profile;
+
+		if (p && p->samples > c->total)
+			return rd_fail(r, "targets[%d].samples: %llu samples of %llu", i,
+				       (unsigned long long)p->samples, (unsigned long long)c->total);
 	}
 	return 0;
 }
+
 
 /* What was sampled beside the walks, if anything. */
 static int read_sampling(struct reader *r, struct json_object *v)
@@ -213,13 +186,14 @@ static int read_sampling(struct reader *r, struct json_object *v)
 
 	if (!json_object_is_type(v, json_type_object))
 		return 0;
-	snprintf(sr->event, sizeof(sr->event), "%s", rd_string(r, v, "event"));
-	snprintf(sr->asked, sizeof(sr->asked), "%s", rd_string(r, v, "asked"));
-	snprintf(sr->note, sizeof(sr->note), "%s", rd_string(r, v, "note"));
-	if (rd_flag(r, v, "sampling", "fallback", &sr->fallback))
+	r->where = "sampling";
+	rd_string_into(r, v, "event", sr->event, sizeof(sr->event));
+	rd_string_into(r, v, "asked", sr->asked, sizeof(sr->asked));
+	rd_string_into(r, v, "note", sr->note, sizeof(sr->note));
+	r->where = NULL;
+	if (rd_flag(r, v, "sampling", "fallback", &sr->fallback) ||
+	    read_sampling_counts(r, v, sr))
 		return -1;
-	sr->counts.total = rd_u64(v, "total");
-	sr->counts.kernel = rd_u64(v, "kernel");
 	r->rf->rep.samples = sr;
 	return 0;
 }
@@ -227,28 +201,81 @@ static int read_sampling(struct reader *r, struct json_object *v)
 int runfile_parse(const char *text, size_t len, const char *name, struct run_file *rf,
 		  char *err, size_t errlen)
 {
-	struct reader r = { .rf = rf, .name = name, .err = err, .errlen = errlen };
+	/* the file's name, from argv, reaches a terminal in every refusal */
+	struct reader r = { .rf = rf, .name = shown_path(name), .err = err, .errlen = errlen };
 	struct json_object *root, *v;
+	char why[160];
 	int rc = -1;
 
 	memset(rf, 0, sizeof(*rf));
-	root = parse_document(&r, text, len);
+	root = json_parse_bounded(text, len, MAX_RUNFILE_BYTES, why, sizeof(why));
 	if (!root)
-		return -1;
+		return rd_fail(&r, "%s", why);
 	if (read_schema(&r, root) || read_run(&r, root))
 		goto out;
 	if ((v = rd_member(root, "filter")) && read_filter(&r, v))
 		goto out;
 	if (read_targets(&r, root))
 		goto out;
-	if ((v = rd_member(root, "replay")) && read_replay(&r, v))
+	if ((v = rd_member(root, "replay")) && runfile_read_replay(&r, v))
 		goto out;
 	if ((v = rd_member(root, "sampling")) && read_sampling(&r, v))
 		goto out;
-	rc = 0;
+	/* a string refused along the way fails the read, with the first reason */
+	rc = r.failed ? -1 : 0;
 out:
 	json_object_put(root);
 	if (rc)
+		runfile_free(rf);
+	return rc;
+}
+
+/* an interval record's targets, each read as a run file's target */
+static int read_interval(struct reader *r, struct json_object *root, double *interval_s)
+{
+	struct json_object *targets = rd_member(root, "targets");
+	size_t n;
+
+	*interval_s = rd_range(r, root, "interval_s", PFT_DURATION_MIN, PFT_DURATION_MAX);
+	rd_string(r, root, "interval_end");
+	if (r->failed)
+		return -1;
+	if (!targets || !json_object_is_type(targets, json_type_array))
+		return rd_fail(r, "no \"targets\" list");
+	n = json_object_array_length(targets);
+	if (n == 0 || n > PFT_MAX_TARGETS)
+		return rd_fail(r, "%zu targets; an interval has 1 to %d", n, PFT_MAX_TARGETS);
+	/* the duty cycle's scale is of the interval */
+	r->rf->rep.duration_s = *interval_s;
+	return read_target_list(r, targets) || r->failed ? -1 : 0;
+}
+
+int runfile_parse_line(const char *text, size_t len, const char *name, struct run_file *rf,
+		       double *interval_s, char *err, size_t errlen)
+{
+	struct reader r = { .rf = rf, .name = shown_path(name), .err = err, .errlen = errlen };
+	struct json_object *root;
+	char why[160];
+	int rc;
+
+	memset(rf, 0, sizeof(*rf));
+	*interval_s = 0;
+	root = json_parse_bounded(text, len, MAX_RUNFILE_BYTES, why, sizeof(why));
+	if (!root)
+		return rd_fail(&r, "%s", why);
+	if (!json_object_is_type(root, json_type_object)) {
+		rc = rd_fail(&r, "not a JSON object");
+	} else if (rd_member(root, "tool")) {
+		/* the closing line: the whole run, a run file in one line */
+		json_object_put(root);
+		return runfile_parse(text, len, name, rf, err, errlen) ? -1 : 0;
+	} else if (!rd_member(root, "interval_s")) {
+		rc = rd_fail(&r, "neither an interval record (\"interval_s\") nor a run (\"tool\")");
+	} else {
+		rc = read_interval(&r, root, interval_s) ? -1 : 1;
+	}
+	json_object_put(root);
+	if (rc < 0)
 		runfile_free(rf);
 	return rc;
 }
@@ -273,7 +300,12 @@ void runfile_free(struct run_file *rf)
 
 	for (i = 0; i < rf->nstrings; i++)
 		free(rf->strings[i]);
-	for (i = 0; i < PFT_MAX_TARGETS; i++)
+	for (i = 0; i < PFT_MAX_TARGETS; i++) {
 		table_snapshot_free(&rf->snaps[i]);
+		free(rf->profiles[i].insns);
+		free(rf->by[i].rows);
+		rf->profiles[i].insns = NULL;
+		rf->by[i].rows = NULL;
+	}
 	rf->nstrings = 0;
 }

@@ -18,7 +18,7 @@
 
 struct run_file {
 	struct run_report rep;
-	char *strings[96];      /* owned copies the report points into */
+	char *strings[192];     /* owned copies the report points into */
 	int nstrings;
 	bool has_histograms[PFT_MAX_TARGETS];  /* withheld after a failed self-check */
 	struct sample_result samples;          /* the sampling summary, if any */
@@ -26,11 +26,22 @@ struct run_file {
 	struct table_snapshot snaps[PFT_MAX_TARGETS];       /* targets[].snapshot */
 	struct latency_fit lat_fits[PFT_MAX_TARGETS];       /* targets[].latency.fit */
 	struct run_filter filter;                           /* "filter" */
+	struct by_report by[PFT_MAX_TARGETS];               /* targets[].by */
+	struct startup_phase phases[PFT_MAX_PHASES];        /* "startup_phases" */
 };
 
 /* 0, or -1 with one line (naming the file) in err. */
 int runfile_parse(const char *text, size_t len, const char *name, struct run_file *rf,
 		  char *err, size_t errlen);
+/*
+ * One line of -i --format json (JSON Lines): an interval record, whose
+ * targets are read as a run file's, by the same rules and at the same
+ * cost bound per line; or the closing line, the whole run, read as a run
+ * file. 1 (an interval, its span in *interval_s), 0 (the run), or -1
+ * with one line in err. NAME names the line ("x.jsonl: line 3").
+ */
+int runfile_parse_line(const char *text, size_t len, const char *name, struct run_file *rf,
+		       double *interval_s, char *err, size_t errlen);
 int runfile_read(const char *path, struct run_file *rf, char *err, size_t errlen);
 void runfile_free(struct run_file *rf);
 

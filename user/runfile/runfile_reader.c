@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "fileio.h"
+#include "json_rules.h"
 #include "runfile_reader.h"
 
 int rd_fail(struct reader *r, const char *fmt, ...)
@@ -12,10 +13,13 @@ int rd_fail(struct reader *r, const char *fmt, ...)
 	char msg[400];
 	va_list ap;
 
+	if (r->failed)
+		return -1;
 	va_start(ap, fmt);
 	vsnprintf(msg, sizeof(msg), fmt, ap);
 	va_end(ap);
 	snprintf(r->err, r->errlen, "%s: %s", r->name, msg);
+	r->failed = true;
 	return -1;
 }
 
@@ -30,13 +34,17 @@ static const char *keep(struct reader *r, const char *s)
 	size_t cap;
 	char *copy;
 
-	if (rf->nstrings == (int)(sizeof(rf->strings) / sizeof(rf->strings[0])))
+	if (rf->nstrings == (int)(sizeof(rf->strings) / sizeof(rf->strings[0]))) {
+		rd_fail(r, "more strings than a run file holds");
 		return "";
+	}
 	s = s ? s : "";
 	cap = 4 * strlen(s) + 6;   /* each byte at most "\xNN", and text_safe's margin */
 	copy = malloc(cap);
-	if (!copy)
+	if (!copy) {
+		rd_fail(r, "out of memory");
 		return "";
+	}
 	text_safe(s, copy, cap);
 	rf->strings[rf->nstrings++] = copy;
 	return copy;
@@ -52,45 +60,57 @@ struct json_object *rd_member(struct json_object *o, const char *key)
 	return v;
 }
 
-/* A non-negative integer member; missing ones are an error only if required. */
 int rd_count(struct reader *r, struct json_object *o, const char *where,
-	      const char *key, bool required, __u64 *out)
+	     const char *key, bool required, __u64 *out)
 {
 	struct json_object *v = rd_member(o, key);
-	int64_t i;
+	const char *why;
 
 	*out = 0;
 	if (!v)
 		return required ? rd_fail(r, "%s has no \"%s\"", where, key) : 0;
-	if (!json_object_is_type(v, json_type_int))
-		return rd_fail(r, "%s.%s is not an integer", where, key);
-	i = json_object_get_int64(v);
-	if (i < 0)
-		return rd_fail(r, "%s.%s is negative", where, key);
-	if ((__u64)i > COUNT_MAX)
-		return rd_fail(r, "%s.%s is out of range (counts are below 2^63)", where, key);
-	*out = (__u64)i;
-	return 0;
+	why = json_count_of(v, out);
+	return why ? rd_fail(r, "%s.%s %s", where, key, why) : 0;
 }
 
-/* a + b, refused where it would pass COUNT_MAX */
 int rd_add(struct reader *r, const char *what, __u64 a, __u64 b, __u64 *sum)
 {
-	if (__builtin_add_overflow(a, b, sum) || *sum > COUNT_MAX)
+	if (!json_count_add(a, b, sum))
 		return rd_fail(r, "%s overflows (counts are below 2^63)", what);
 	return 0;
 }
 
+/* "targets[0]." before KEY in a refusal, when the reader knows where it is */
+#define WHERE_OF(r) ((r)->where ? (r)->where : ""), ((r)->where ? "." : "")
+
 const char *rd_string(struct reader *r, struct json_object *o, const char *key)
 {
 	struct json_object *v = rd_member(o, key);
+	const char *s = "", *why;
+	char whybuf[64];
 
-	return keep(r, v && json_object_is_type(v, json_type_string) ? json_object_get_string(v) : "");
+	if (v && (why = json_text_of(v, JSON_TEXT_MAX, &s, whybuf, sizeof(whybuf))))
+		rd_fail(r, "%s%s%s %s", WHERE_OF(r), key, why);
+	s = keep(r, s);
+	/* kept escaped, and written back so: the bound holds for what is written */
+	if (strlen(s) > JSON_TEXT_MAX)
+		rd_fail(r, "%s%s%s is longer than %d bytes, its control characters escaped",
+			WHERE_OF(r), key, JSON_TEXT_MAX);
+	return s;
 }
 
-/* an optional true/false member: absent is false, anything but a boolean refused */
+void rd_string_into(struct reader *r, struct json_object *o, const char *key, char *buf,
+		    size_t size)
+{
+	const char *s = rd_string(r, o, key);
+
+	if (strlen(s) >= size)
+		rd_fail(r, "%s%s%s is longer than %zu bytes", WHERE_OF(r), key, size - 1);
+	snprintf(buf, size, "%s", s);
+}
+
 int rd_flag(struct reader *r, struct json_object *o, const char *where, const char *key,
-	     bool *out)
+	    bool *out)
 {
 	struct json_object *v = rd_member(o, key);
 
@@ -103,24 +123,22 @@ int rd_flag(struct reader *r, struct json_object *o, const char *where, const ch
 	return 0;
 }
 
-double rd_number(struct json_object *o, const char *key)
+double rd_range(struct reader *r, struct json_object *o, const char *key, double lo, double hi)
 {
 	struct json_object *v = rd_member(o, key);
+	const char *why;
+	char whybuf[64];
+	double d = 0;
 
-	return v && (json_object_is_type(v, json_type_double) || json_object_is_type(v, json_type_int))
-	       ? json_object_get_double(v) : 0;
+	if (v && (why = json_number_of(v, lo, hi, &d, whybuf, sizeof(whybuf))))
+		rd_fail(r, "%s%s%s %s", WHERE_OF(r), key, why);
+	return d;
 }
 
-/*
- * A number member converted to an integer type without undefined
- * behaviour: NaN reads as 0, and anything out of [lo, hi] is clamped (a
- * fuzzer found a cpus of 1.8e19 converted straight to int).
- */
-double rd_clamped(struct json_object *o, const char *key, double lo, double hi)
+double rd_clamped(struct reader *r, struct json_object *o, const char *key, double lo,
+		  double hi)
 {
-	double v = rd_number(o, key);
+	double v = rd_number(r, o, key);
 
-	if (!(v == v))
-		return 0;
 	return v < lo ? lo : v > hi ? hi : v;
 }

@@ -34,18 +34,18 @@ static int get_duty(struct reader *r, struct json_object *t, const char *where,
 	if (rd_count(r, o, where, "one_in", true, &one_in) ||
 	    rd_count(r, o, where, "slices", true, &slices))
 		return -1;
-	d->slice_ms = rd_number(o, "slice_ms");
-	d->attached_s = rd_number(o, "attached_s");
-	d->scale = rd_number(o, "scale");
-	d->switching_s = rd_number(o, "switching_s");
-	d->attach_ms = rd_number(o, "attach_ms");
-	d->detach_ms = rd_number(o, "detach_ms");
+	d->slice_ms = rd_number(r, o, "slice_ms");
+	d->attached_s = rd_number(r, o, "attached_s");
+	d->scale = rd_number(r, o, "scale");
+	d->switching_s = rd_number(r, o, "switching_s");
+	d->attach_ms = rd_number(r, o, "attach_ms");
+	d->detach_ms = rd_number(r, o, "detach_ms");
 	snprintf(dwhere, sizeof(dwhere), "%s.duty_cycle", where);
 	if (rd_flag(r, o, dwhere, "slice_chosen", &d->slice_chosen) ||
 	    rd_flag(r, o, dwhere, "stays_attached", &d->stays_attached))
 		return -1;
-	d->switch_cpu_ms = rd_number(o, "switch_cpu_ms");
-	d->walk_cpu_s = rd_number(o, "walk_cpu_s");
+	d->switch_cpu_ms = rd_number(r, o, "switch_cpu_ms");
+	d->walk_cpu_s = rd_number(r, o, "walk_cpu_s");
 	if (one_in < 2 || one_in > 10000 || slices > 1000000000)
 		return rd_fail(r, "%s.duty_cycle: one_in %llu or slices %llu out of range", where,
 			       (unsigned long long)one_in, (unsigned long long)slices);
@@ -77,8 +77,7 @@ static int get_duty(struct reader *r, struct json_object *t, const char *where,
 	return 0;
 }
 
-/* [{"min": i, "max": i, "count": n}, ...] into linear slots */
-static int get_hist(struct reader *r, struct json_object *arr, const char *where, __u64 *slots)
+int rd_hist(struct reader *r, struct json_object *arr, const char *where, __u64 *slots)
 {
 	size_t i, n;
 	__u64 prev = 0;
@@ -156,6 +155,8 @@ static int check_target_sums(struct reader *r, const char *where, const struct c
 
 static int read_snapshot(struct reader *r, struct json_object *o, const char *where,
 			 struct table_snapshot *s);
+static int check_key_counts(struct reader *r, const char *where,
+			    const struct table_snapshot *snap, const struct chain_stats *s);
 
 /* A target's names and words: what was traced, how, and the loop's shape. */
 static int read_target_names(struct reader *r, struct json_object *t, struct target_report *tr,
@@ -237,10 +238,14 @@ static int read_target_walks(struct reader *r, struct json_object *t, int idx, c
 	__u64 calls, agree;
 
 	r->rf->has_histograms[idx] = v != NULL;
-	if (v && get_hist(r, v, "chain_walked", s->chain_walked_hist))
+	if (v && rd_hist(r, v, "chain_walked", s->chain_walked_hist))
 		return -1;
 	v = rd_member(t, "hit_position");
-	if (v && get_hist(r, v, "hit_position", s->hit_pos_hist))
+	/* hit positions are checked against the walks: none without them */
+	if ((v || s->next_null_at_hit) && !r->rf->has_histograms[idx])
+		return rd_fail(r, "%s has %s but no chain_walked", where,
+			       v ? "hit_position" : "next_null_at_hit");
+	if (v && rd_hist(r, v, "hit_position", s->hit_pos_hist))
 		return -1;
 	if (r->rf->has_histograms[idx] && check_target_sums(r, where, s))
 		return -1;
@@ -257,20 +262,8 @@ static int read_target_walks(struct reader *r, struct json_object *t, int idx, c
 	return 0;
 }
 
-/* The samples on its code: counts only, the code itself is not in the file. */
-static void read_target_samples(struct reader *r, struct json_object *v, int idx)
-{
-	struct target_report *tr = &r->rf->rep.targets[idx];
-	struct function_profile *p = &r->rf->profiles[idx];
-	struct json_object *pf = rd_member(v, "prefetch");
-
-	snprintf(p->name, sizeof(p->name), "%s", tr->traced);
-	p->samples = rd_u64(v, "samples");
-	p->size = (unsigned long)rd_u64(v, "size");
-	p->nprefetch = pf && json_object_is_type(pf, json_type_array) ?
-		       (int)json_object_array_length(pf) : 0;
-	tr->profile = p;
-}
+/* a latency fit's figures, ns or cycles: far past any cost, short of overflow */
+#define FIT_MAX 1e12
 
 /* --latency's fit, kept only when its numbers hold together */
 static void read_latency_fit(struct reader *r, struct json_object *t, int idx)
@@ -281,11 +274,11 @@ static void read_latency_fit(struct reader *r, struct json_object *t, int idx)
 
 	if (!v || !json_object_is_type(v, json_type_object))
 		return;
-	fit->per_node = rd_number(v, "per_node");
-	fit->per_node_lo = rd_number(v, "per_node_lo");
-	fit->per_node_hi = rd_number(v, "per_node_hi");
-	fit->fixed = rd_number(v, "fixed");
-	fit->residual = rd_number(v, "residual");   /* absent before it was written: 0 */
+	fit->per_node = rd_range(r, v, "per_node", -FIT_MAX, FIT_MAX);
+	fit->per_node_lo = rd_range(r, v, "per_node_lo", -FIT_MAX, FIT_MAX);
+	fit->per_node_hi = rd_range(r, v, "per_node_hi", -FIT_MAX, FIT_MAX);
+	fit->fixed = rd_range(r, v, "fixed", -FIT_MAX, FIT_MAX);
+	fit->residual = rd_range(r, v, "residual", -FIT_MAX, FIT_MAX);   /* absent before it was written: 0 */
 	fit->ok = isfinite(fit->residual) && fit->residual >= 0 && isfinite(fit->per_node) &&
 		  fit->per_node_lo <= fit->per_node && fit->per_node <= fit->per_node_hi;
 	tr->latency_fit = fit->ok ? fit : NULL;
@@ -330,8 +323,21 @@ static int read_target_extras(struct reader *r, struct json_object *t, int idx, 
 			return -1;
 	}
 	v = rd_member(t, "samples");
-	if (v && json_object_is_type(v, json_type_object))
-		read_target_samples(r, v, idx);
+	if (v && json_object_is_type(v, json_type_object)) {
+		struct function_profile *p = &r->rf->profiles[idx];
+
+		snprintf(p->name, sizeof(p->name), "%s", tr->traced);
+		if (runfile_read_profile(r, v, where, p))
+			return -1;
+		r->where = r->target_at;
+		tr->profile = p;
+	}
+	v = rd_member(t, "by");
+	if (v) {
+		if (runfile_read_by(r, v, where, &tr->stats, &r->rf->by[idx]))
+			return -1;
+		tr->by = &r->rf->by[idx];
+	}
 	read_latency_fit(r, t, idx);
 	if (read_recipe_counts(r, t, tr, where))
 		return -1;
@@ -339,7 +345,8 @@ static int read_target_extras(struct reader *r, struct json_object *t, int idx, 
 	if (!v)
 		return 0;
 	snprintf(swhere, sizeof(swhere), "%s.snapshot", where);
-	if (read_snapshot(r, v, swhere, &r->rf->snaps[idx]))
+	if (read_snapshot(r, v, swhere, &r->rf->snaps[idx]) ||
+	    check_key_counts(r, swhere, &r->rf->snaps[idx], &tr->stats))
 		return -1;
 	uniform_expectation(&r->rf->snaps[idx].shape, &r->rf->snaps[idx].uniform);
 	tr->snapshot = &r->rf->snaps[idx];
@@ -354,11 +361,16 @@ int runfile_read_target(struct reader *r, struct json_object *t, int idx)
 	snprintf(where, sizeof(where), "targets[%d]", idx);
 	if (!t || !json_object_is_type(t, json_type_object))
 		return rd_fail(r, "%s is not an object", where);
+	snprintf(r->target_at, sizeof(r->target_at), "%s", where);
+	r->where = r->target_at;
 	if (read_target_names(r, t, tr, where) || read_target_counts(r, t, tr, where) ||
 	    read_target_walks(r, t, idx, where) || read_target_extras(r, t, idx, where))
 		return -1;
 	report_finish_target(tr);
-	return 0;
+	/* pftrace withholds the histograms of walks only when the self-check fails */
+	if (!r->rf->has_histograms[idx] && tr->sum.self_check_ok && tr->stats.lookups)
+		return rd_fail(r, "%s has no chain_walked, yet its self-check passed", where);
+	return r->failed ? -1 : 0;
 }
 
 /* A bucket count per chain length, every invariant of a table checked. */
@@ -414,6 +426,35 @@ static int read_shape(struct reader *r, struct json_object *o, const char *where
 	return 0;
 }
 
+/* the most buckets a snapshot may say: the kernels' sizes are 32-bit */
+#define SNAP_MAX_BUCKETS (1ULL << 32)
+
+/*
+ * A snapshot's size under hash H: 1 to SNAP_MAX_BUCKETS buckets, a size
+ * H takes (a mask: powers of two only), and BITS (HAS_BITS: present)
+ * exactly where BUCKETS is a power of two, and then its log2. Files
+ * from before conntrack's recipe always have bits, and still read.
+ */
+static int check_snapshot_size(struct reader *r, const char *where, const struct table_hash *h,
+			       __u64 buckets, bool has_bits, __u64 bits)
+{
+	bool pow2 = buckets && !(buckets & (buckets - 1));
+	char said[24];
+
+	if (!buckets || buckets > SNAP_MAX_BUCKETS)
+		return rd_fail(r, "%s: %llu buckets, not 1 to 2^32", where,
+			       (unsigned long long)buckets);
+	if (!table_hash_takes(h, buckets))
+		return rd_fail(r, "%s: %llu buckets under %s, which takes powers of two only (a mask)",
+			       where, (unsigned long long)buckets, h->name);
+	if (has_bits ? bits > 32 || buckets != 1ULL << bits : pow2) {
+		snprintf(said, sizeof(said), has_bits ? "%llu" : "absent", (unsigned long long)bits);
+		return rd_fail(r, "%s: %llu buckets with bits %s: a power of two has bits, its "
+			       "log2, and any other size none", where, (unsigned long long)buckets, said);
+	}
+	return 0;
+}
+
 static int read_snapshot(struct reader *r, struct json_object *o, const char *where,
 			 struct table_snapshot *s)
 {
@@ -429,18 +470,10 @@ static int read_snapshot(struct reader *r, struct json_object *o, const char *wh
 	h = s->hash = table_hash_named(name);
 	if (!h)
 		return rd_fail(r, "%s.hash '%s' is no bucket function pftrace knows", where, name);
-	/* bits where the size is a power of two (every file before conntrack's had it), else none */
-	if (!table_hash_takes(h, s->shape.buckets) ||
-	    (rd_member(o, "bits") ? bits > 32 || s->shape.buckets != 1ULL << bits :
-	     !(s->shape.buckets & (s->shape.buckets - 1))))
-		return rd_fail(r, "%s: %llu buckets with bits %s under %s: a power of two has "
-			       "bits, any other size none, and only %s", where,
-			       (unsigned long long)s->shape.buckets,
-			       rd_member(o, "bits") ? json_object_get_string(rd_member(o, "bits")) :
-			       "absent", h->name, h->any_size ? "its hash takes any" :
-			       "powers of two are bucketed by a mask");
+	if (check_snapshot_size(r, where, h, s->shape.buckets, rd_member(o, "bits") != NULL, bits))
+		return -1;
 	s->bits = (unsigned int)bits;
-	s->took_ms = rd_number(o, "took_ms");
+	s->took_ms = rd_number(r, o, "took_ms");
 	if (rd_count(r, o, where, "changed_buckets", false, &s->changed_buckets) ||
 	    rd_count(r, o, where, "cut", false, &s->cut) ||
 	    rd_count(r, o, where, "restarts", false, &s->restarts))
@@ -472,5 +505,36 @@ static int read_snapshot(struct reader *r, struct json_object *o, const char *wh
 		return rd_fail(r, "%s.lookups_by_key: %lld records, %llu said", where, got,
 			       (unsigned long long)n);
 	s->ncounts = n;
+	return 0;
+}
+
+/*
+ * Lookups counted by key (base64 records of two 64-bit counts): each
+ * below 2^63 as every count, and all of them with the dropped ones no
+ * more than the target's lookups, which the same walks counted (the
+ * map is read after the programs are detached).
+ */
+static int check_key_counts(struct reader *r, const char *where,
+			    const struct table_snapshot *snap, const struct chain_stats *s)
+{
+	__u64 sum = snap->counts_dropped, i;
+
+	if (snap->counts_limit && snap->ncounts > snap->counts_limit)
+		return rd_fail(r, "%s.lookups_by_key: %llu keys in a map of %llu", where,
+			       (unsigned long long)snap->ncounts, (unsigned long long)snap->counts_limit);
+	for (i = 0; i < snap->ncounts; i++) {
+		const struct key_count *c = &snap->counts[i];
+
+		if (c->hits > PFT_COUNT_MAX || c->misses > PFT_COUNT_MAX)
+			return rd_fail(r, "%s.lookups_by_key: record %llu counts past 2^63", where,
+				       (unsigned long long)i);
+		if (rd_add(r, "lookups_by_key", sum, c->hits, &sum) ||
+		    rd_add(r, "lookups_by_key", sum, c->misses, &sum))
+			return -1;
+	}
+	if (sum > s->lookups)
+		return rd_fail(r, "%s.lookups_by_key: %llu lookups by key (%llu of them dropped), more "
+			       "than the target's %llu", where, (unsigned long long)sum,
+			       (unsigned long long)snap->counts_dropped, (unsigned long long)s->lookups);
 	return 0;
 }

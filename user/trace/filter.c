@@ -14,6 +14,7 @@
 #include <bpf/libbpf.h>
 
 #include "aggregate.h"
+#include "fileio.h"
 #include "filter.h"
 #include "kernel.h"
 #include "follow.skel.h"
@@ -44,12 +45,12 @@ int filter_open(struct task_filter *f, pid_t pid, const char *cgroup_path, bool 
 		/* O_DIRECTORY: a FIFO or a device never opens, so never blocks */
 		f->cgroup_fd = open(cgroup_path, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 		if (f->cgroup_fd < 0) {
-			snprintf(err, errlen, "--cgroup %s: %s", cgroup_path, strerror(errno));
+			snprintf(err, errlen, "--cgroup %s: %s", shown_path(cgroup_path), strerror(errno));
 			return -errno;
 		}
 		if (fstatfs(f->cgroup_fd, &sfs) || sfs.f_type != CGROUP2_SUPER_MAGIC ||
 		    fstat(f->cgroup_fd, &st)) {
-			snprintf(err, errlen, "--cgroup %s: not a cgroup v2 directory", cgroup_path);
+			snprintf(err, errlen, "--cgroup %s: not a cgroup v2 directory", shown_path(cgroup_path));
 			return -EINVAL;
 		}
 		/* on cgroup2 a directory's inode number is the cgroup's id */
