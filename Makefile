@@ -451,8 +451,11 @@ bench: deps $(OUTPUT)/bench/walk-bench
 	$(Q)bench/compare bench/baseline.json $(OUTPUT)/bench/run.json $(OUTPUT)/bench/micro.json
 	$(Q)bench/avc-hash-table
 
+# an hour on 6.12 and on 7.2-rt (bench/soak); docs/bench/soak.json is
+# a copy of its $(OUTPUT)/soak/soak.json, the soak table of overhead.md
 soak: deps
-	$(Q)bench/soak
+	$(Q)bench/soak --json $(OUTPUT)/soak/soak.json
+	$(Q)bench/soak-judge --table $(OUTPUT)/soak/soak.json
 
 ifeq ($(ARCH),arm64)
 # arm64's: the BTF of Debian's 6.12 cloud-arm64 kernel, read in the lab
