@@ -44,6 +44,21 @@ static __always_inline bool task_passes(void)
 	return true;
 }
 
+/*
+ * --sample's pause: between slices, or past the slice's end (the loader
+ * pauses the walks a little later than that, when it wakes, or much
+ * later when it is stopped). A call inside a slice pays the clock's
+ * read, bpf_ktime_get_ns().
+ */
+static __always_inline bool walk_paused(void)
+{
+	__u64 until = walk_pause.until_ns;
+
+	if (!until)
+		return false;
+	return until == PFT_WALK_PAUSED || bpf_ktime_get_ns() > until;
+}
+
 /* Count the call; true when this one is to be walked and accounted. */
 static __always_inline bool sample_this_call(enum pft_body body)
 {
@@ -53,7 +68,7 @@ static __always_inline bool sample_this_call(enum pft_body body)
 	/* the benchmark's floor: a program that attaches and does nothing */
 	if (SETTING(body, walk_off))
 		return false;
-	if (PAUSABLE(body) && walk_pause.paused)
+	if (PAUSABLE(body) && walk_paused())
 		return false;
 	/* first, and cheap: another tenant's lookup costs a test or one map lookup */
 	if (SETTING(body, filter) && !task_passes())

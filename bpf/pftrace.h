@@ -99,9 +99,17 @@ struct walk_output {
 	__u64 table_slots;          /* bucket count the walks use (the AVC's: set by the loader) */
 };
 
-/* What the loader switches while the programs run (--sample's slices). */
+/*
+ * What the loader switches while the programs run (--sample's slices):
+ * until_ns is 0 where nothing is cycled (walk every call), PFT_WALK_PAUSED
+ * between slices (return at once, count nothing), and within a slice its
+ * end on the monotonic clock (bpf_ktime_get_ns()), past which the walks
+ * return as if paused: a loader stopped (SIGSTOP, a debugger, starved of
+ * CPU) cannot stretch a slice.
+ */
+#define PFT_WALK_PAUSED 1
 struct walk_pause {
-	__u32 paused;               /* nonzero: return at once, count nothing */
+	__u64 until_ns;
 };
 
 /* Names for bpf/ksym.bpf.c to look up in one run (loader writes, BPF fills addr). */

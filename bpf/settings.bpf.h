@@ -15,12 +15,14 @@ const volatile struct walk_config walk_config SEC(".rodata.walk") = {
 };
 struct walk_output walk_output SEC(".data.walk");
 /*
- * --sample N: the loader sets paused before it detaches the programs and
- * clears it once they are all attached again, so that the counts are of
- * exactly the time between, whatever the kernel does inside an attach
- * or a detach. A detach waits out an RCU-tasks grace period (ftrace's
- * unregister, ~100 ms and more), one target after another, and a
- * paused program costs only its trampoline meanwhile.
+ * --sample N: the loader pauses the walks before it detaches the
+ * programs and resumes them, until the slice's end, once they are all
+ * attached again, so that the counts are of exactly the time between,
+ * whatever the kernel does inside an attach or a detach. A detach waits
+ * out an RCU-tasks grace period (ftrace's unregister, ~100 ms and more),
+ * one target after another, and a paused program costs only its
+ * trampoline meanwhile. The slice's end is the walks' own (calls.bpf.h):
+ * a loader stopped inside a slice leaves them walking no longer.
  */
 struct walk_pause walk_pause SEC(".data.pause");
 

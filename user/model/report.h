@@ -67,7 +67,7 @@ struct duty_summary {
 	bool slice_chosen;       /* by pftrace from the costs (duty.h), not --slice */
 	bool stays_attached;     /* paused between slices, not detached (kernel before 5.19) */
 	unsigned int slices;     /* slices attached */
-	double attached_s;       /* walking, in all: from resume to pause (walk_pause) */
+	double attached_s;       /* walking, in all: from resume to pause or the slice's end (walk_pause) */
 	double switching_s;      /* spent inside attach and detach calls */
 	double attach_ms;        /* one attach of every cycled target, the mean (0: none) */
 	double detach_ms;        /* one detach of them, the mean (0: none) */

@@ -5,11 +5,15 @@
  * detach begins, 6.1 near its end), and a detach returns only after an
  * RCU-tasks grace period (ftrace's unregister: 50-400 ms in the lab),
  * one target after another. So the programs walk only while
- * walk_pause.paused is clear: it is cleared once every target is
- * attached and set before the first detach. The time attached is the
- * time between, exactly, and the counts scaled by the run's duration
- * over it are estimates of the whole run's. A target waiting for its
- * detach meanwhile costs only its trampoline.
+ * walk_pause lets them: from the resume once every target is attached
+ * to the pause before the first detach, and never past the slice's end,
+ * which the programs read on the monotonic clock themselves. A pftrace
+ * stopped inside a slice (SIGSTOP, a debugger, a starved CPU) pauses
+ * them seconds late; the programs have stopped walking at the slice's
+ * end meanwhile. The time attached is the time between, exactly, and the
+ * counts scaled by the run's duration over it are estimates of the
+ * whole run's. A target waiting for its detach meanwhile costs only its
+ * trampoline.
  *
  * fexit targets only: a kretprobe registered afresh for every slice
  * missed most returns in the lab, so kprobe targets stay attached, and
@@ -85,22 +89,24 @@ static bool slice_chosen(const struct duty_cycle *d)
 }
 
 /*
- * Pause (or resume) the walks of every cycled target: a store each, or
- * a write to an array map that does not fail but for a broken object.
- * False when one failed: a resume that did not happen must not count
- * as walking time, so the run ends there (a failed pause is followed by
- * the detach, which stops the walks as well).
+ * Pause the walks of every cycled target (UNTIL_NS PFT_WALK_PAUSED), or
+ * resume them until UNTIL_NS: a store each, or a write to an array map
+ * that does not fail but for a broken object. False when one failed: a
+ * resume that did not happen must not count as walking time, so the run
+ * ends there (a failed pause is followed by the detach, which stops the
+ * walks as well, and the slice's end has stopped them already).
  */
-static bool pause_cycled(struct duty_cycle *d, bool paused)
+static bool walk_cycled_until(struct duty_cycle *d, __u64 until_ns)
 {
+	bool pausing = until_ns == PFT_WALK_PAUSED;
 	bool ok = true;
 	int i, rc;
 
 	for (i = 0; i < d->ncycled; i++) {
-		rc = target_set_paused(d->cycled[i], paused);
+		rc = target_walk_until(d->cycled[i], until_ns);
 		if (rc) {
 			fprintf(stderr, "pftrace: --sample: cannot %s %s's walks: %s\n",
-				paused ? "pause" : "resume", d->cycled[i]->recipe->traced,
+				pausing ? "pause" : "resume", d->cycled[i]->recipe->traced,
 				strerror(-rc));
 			ok = false;
 		}
@@ -108,12 +114,29 @@ static bool pause_cycled(struct duty_cycle *d, bool paused)
 	return ok;
 }
 
-/* The walks resume: a slice's walking time and cost start here. */
+/* now on the monotonic clock, bpf_ktime_get_ns()'s, in ns */
+static __u64 monotonic_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (__u64)ts.tv_sec * 1000000000ull + (__u64)ts.tv_nsec;
+}
+
+/*
+ * The walks resume: a slice's walking time and cost start here, and its
+ * end is set where the programs read it (at least 1 ns on: an end of 0
+ * or PFT_WALK_PAUSED would say something else).
+ */
 static bool resume(struct duty_cycle *d)
 {
-	if (!pause_cycled(d, false))
+	__u64 now_ns = monotonic_ns();
+	__u64 slice_ns = (__u64)fmax(d->slice_s * 1e9, 1);
+
+	if (!walk_cycled_until(d, now_ns + slice_ns))
 		return false;
-	d->on_since = monotonic_s();
+	d->on_since = now_ns / 1e9;
+	d->walks_until = d->on_since + slice_ns / 1e9;
 	d->run_ns_at_resume = cycled_run_time_ns(d);
 	d->attached = true;
 	d->slices++;
@@ -143,19 +166,28 @@ bool duty_cycle_begin(struct duty_cycle *d, const struct kernel_facts *kf, doubl
 	return true;
 }
 
+/* the current slice's walking time up to NOW: never past its end */
+static double slice_walked_s(const struct duty_cycle *d, double now)
+{
+	return fmax(fmin(now, d->walks_until) - d->on_since, 0);
+}
+
 /* attached so far, up to NOW */
 static double attached_s(const struct duty_cycle *d, double now)
 {
-	return d->attached_s + (d->attached ? now - d->on_since : 0);
+	return d->attached_s + (d->attached ? slice_walked_s(d, now) : 0);
 }
 
-/* The slice ends: the walks pause, and the time attached and their cost stop here. */
+/*
+ * The slice ends: the walks pause, if the slice's end has not paused
+ * them already, and the time attached and their cost stop here.
+ */
 static void slice_end(struct duty_cycle *d)
 {
 	__u64 run_ns;
 
-	pause_cycled(d, true);
-	d->attached_s += monotonic_s() - d->on_since;
+	walk_cycled_until(d, PFT_WALK_PAUSED);
+	d->attached_s += slice_walked_s(d, monotonic_s());
 	run_ns = cycled_run_time_ns(d);
 	/* a program whose figures could not be read leaves the sum lower */
 	if (run_ns > d->run_ns_at_resume)

@@ -23,6 +23,7 @@ struct duty_cycle {
 	bool attached;
 	double attach_began;            /* the current or last slice's attach began */
 	double on_since;                /* the walks of the current slice began */
+	double walks_until;             /* and end, at the latest (walk_pause) */
 	double attached_s;              /* walking in all, the current slice left out */
 	double attached_at_tick;        /* attached_s as of the last -i report */
 	double attaching_s, detaching_s; /* inside attach and detach calls */

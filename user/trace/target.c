@@ -86,14 +86,15 @@ bool target_cycled(const struct target *t)
 	return t->opts->duty_one_in > 1 && t->method == ATTACH_FEXIT;
 }
 
-int target_set_paused(struct target *t, bool paused)
+int target_walk_until(struct target *t, __u64 until_ns)
 {
-	struct walk_pause ctl = { .paused = paused };
+	struct walk_pause ctl = { .until_ns = until_ns };
 	__u32 zero = 0;
 
-	/* one store where the global data is mmapped: no system call per slice */
+	/* one store where the global data is mmapped: no system call per slice
+	 * (an aligned 64-bit store, which a program reads whole) */
 	if (t->bpf.pause) {
-		*(volatile __u32 *)&t->bpf.pause->paused = paused;
+		*(volatile __u64 *)&t->bpf.pause->until_ns = until_ns;
 		return 0;
 	}
 	if (bpf_map_update_elem(bpf_map__fd(t->bpf.pause_map), &zero, &ctl, BPF_ANY))
@@ -119,7 +120,7 @@ static int set_walk_config(struct target *t, const struct kernel_facts *kf, char
 	 * from its own attach (duty_cycle.c).
 	 */
 	if (target_cycled(t))
-		target_set_paused(t, true);
+		target_walk_until(t, PFT_WALK_PAUSED);
 	return 0;
 }
 

@@ -40,8 +40,9 @@ bool program_hooks(const struct bpf_program *prog, const char *kind, const char 
 
 /* --sample N's targets: fexit ones, attached one slice of time in N. */
 bool target_cycled(const struct target *t);
-/* Pause or resume its walks (walk_pause): 0 or -errno. */
-int target_set_paused(struct target *t, bool paused);
+/* Pause its walks (PFT_WALK_PAUSED), or let them walk until UNTIL_NS on
+ * the monotonic clock (walk_pause): 0 or -errno. */
+int target_walk_until(struct target *t, __u64 until_ns);
 /* BPF run time and runs of its programs so far (0 without BPF_ENABLE_STATS). */
 void target_overhead(const struct target *t, __u64 *run_time_ns, __u64 *runs,
 		     __u64 *recursion_misses);

@@ -1,8 +1,9 @@
 # Lab case "faults", in the guest: default (short-chain) policy. What a
 # production kernel does to a running trace: a CPU taken offline and
 # back, a small RLIMIT_MEMLOCK, a map
-# the kernel refuses, a filesystem filling under -i's metrics, and the
-# wall clock stepped. Each is judged against the kernel's own counts
+# the kernel refuses, a filesystem filling under -i's metrics, the
+# wall clock stepped, and pftrace itself stopped (SIGSTOP) and
+# continued. Each is judged against the kernel's own counts
 # (cache_stats) and clocks (/proc/uptime).
 . /lab/lib.sh
 
@@ -112,6 +113,38 @@ date -s "@$(($(date +%s) + 3600))" >/dev/null
 emit clock.out /tmp/clock.out
 emit clock.err /tmp/clock.err
 emit clock.json /tmp/clock.json
+
+# --- pftrace stopped (SIGSTOP) for 3 s inside a --sample slice, then
+# continued (SIGCONT). Its command, sh /tmp/stop_parent.sh, runs an AVC
+# load for 8 s of uptime, short loads one after another (so that any
+# second of it looks like the others), reads the kernel's lookups around
+# it (cache_stats), and stops its parent, pftrace, 0.3 s in: inside the
+# first slice of 1 s, which begins as the command is started.
+cat >/tmp/stop_parent.sh <<'SH'
+. /lab/lib.sh
+up() { cut -d' ' -f1 /proc/uptime; }
+before=$(avc_lookups)
+end=$(awk -v t="$(up)" 'BEGIN { print t + 8 }')
+(while awk -v e="$end" -v n="$(up)" 'BEGIN { exit !(n < e) }'; do
+	avc-load -t 8 -D user_t,daemon_t,worker_t -r 200 >/dev/null 2>&1
+done) &
+load=$!
+sleep 0.3
+stopped=$(up)
+kill -STOP "$PPID"
+sleep 3
+kill -CONT "$PPID"
+echo "=== VALUE sigstop_stopped_s $(awk -v a="$stopped" -v b="$(up)" 'BEGIN { print b - a }')"
+wait "$load"
+echo "=== KERNEL_LOOKUPS sigstop $(($(avc_lookups) - before))"
+SH
+bpf-objects >/tmp/sigstop.before
+case_ sigstop pftrace -f avc_lookup --sample 4 --slice 1000 -o /tmp/sigstop.json -- sh /tmp/stop_parent.sh
+wait_no_progs
+bpf-objects >/tmp/sigstop.after
+for part in json before after; do
+	emit "sigstop.$part" "/tmp/sigstop.$part"
+done
 
 # --- output lost to a full device (/dev/full): the trace (text and
 # JSON), snapshot and sites each fail with exit 1 and one line, and the
