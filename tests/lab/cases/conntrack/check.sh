@@ -69,13 +69,19 @@ ct_check_resize() {
 }
 
 # fexit pins the module; under kprobes rmmod goes through and the run ends
+# Under kprobes the run ends (pftrace detaches and writes its run file)
+# within 5 s of the rmmod, 10 s on arm64, whose TCG guest does it about
+# three times slower than x86's (7.2: rmmod 0.3 s, the run's own
+# duration 1.0 s, ended 5.4 s after the rmmod); the trace's -d is 120 s.
 ct_check_removal() {
+	local bound=5
+	[ "$arch" != arm64 ] || bound=10
 	check "$k conntrack rmmod while fexit programs are attached: refused, in use (refcnt $(value_of refcnt_fexit))" \
 		sh -c "[ '$(rc_of rmmod_fexit)' != 0 ] && [ '$(value_of refcnt_fexit)' -ge 1 ] && grep -qiE 'in use|temporarily unavailable' '$(out rmmod_fexit.err)'"
 	check "$k conntrack fexit: the trace went on to its end (exit 0, end_reason duration)" \
 		sh -c "[ '$(rc_of rm_fexit)' = 0 ] && jq -e '.end_reason == \"duration\" and .targets[0].method == \"fexit\"' '$(out rm_fexit.json)' >/dev/null"
-	check "$k conntrack rmmod under kprobes: removed; the run ended within 5 s ($(value_of rm_kprobe_s) s), exit 0, kept its data and said why" \
-		sh -c "[ '$(rc_of rmmod_kprobe)' = 0 ] && [ '$(rc_of rm_kprobe)' = 0 ] && awk 'BEGIN { exit !($(value_of rm_kprobe_s) < 5) }' && jq -e '.end_reason == \"module nf_conntrack removed\" and .targets[0].method == \"kprobe\" and (.targets[0].lookups | type) == \"number\"' '$(out rm_kprobe.json)' >/dev/null && grep -q 'module nf_conntrack was removed' '$(out rm_kprobe.err)'"
+	check "$k conntrack rmmod under kprobes: removed (in $(value_of rmmod_kprobe_s) s); the run ended within $bound s of it ($(value_of rm_kprobe_s) s), exit 0, kept its data and said why" \
+		sh -c "[ '$(rc_of rmmod_kprobe)' = 0 ] && [ '$(rc_of rm_kprobe)' = 0 ] && awk 'BEGIN { exit !($(value_of rm_kprobe_s) < $bound) }' && jq -e '.end_reason == \"module nf_conntrack removed\" and .targets[0].method == \"kprobe\" and (.targets[0].lookups | type) == \"number\"' '$(out rm_kprobe.json)' >/dev/null && grep -q 'module nf_conntrack was removed' '$(out rm_kprobe.err)'"
 }
 
 ct_check_schema() {
@@ -88,10 +94,22 @@ ct_check_schema() {
 ct_check_refusal() {
 	expect_refusal refuse_no_btf "has no BTF for module nf_conntrack"
 }
+# Debian's arm64 6.1 has module BTF but no CONFIG_KALLSYMS_ALL: the
+# table's globals are not in kallsyms, and pftrace says so
+ct_no_kallsyms_all() {
+	grep -qx '# CONFIG_KALLSYMS_ALL is not set' "$("$here/fetch-kernel" --arch "$deb_arch" "$k")/config" 2>/dev/null
+}
+ct_check_refusal_kallsyms() {
+	expect_refusal refuse_no_kallsyms "symbol nf_conntrack_hash not in /proc/kallsyms (needs CONFIG_KALLSYMS_ALL)"
+}
 
 checks() {
 	if [ "$k" = 5.10 ]; then
 		subtest refusal ct_check_refusal
+		return
+	fi
+	if ct_no_kallsyms_all; then
+		subtest refusal ct_check_refusal_kallsyms
 		return
 	fi
 	check "$k conntrack: nf_conntrack loaded, its module BTF there" [ -z "$(value_of modprobe_failed)$(rc_of refuse_no_btf)" ]
