@@ -14,8 +14,8 @@
 #   make lab        the lab's base initramfs (tests/lab/run calls this)
 #   make lab-systemd  pftrace-exporter@avc under systemd in a Debian guest
 #                   (make test runs it after the lab suite)
-#   make bench      overhead figures in the lab (QEMU -icount) and the AVC
-#                   hash table of Linux 6.19, not a test
+#   make bench      overhead figures in the lab (QEMU -icount), on x86 and
+#                   arm64, and the AVC hash table of Linux 6.19, not a test
 #   make soak       10 minutes of tracing under load: memory, kernel log
 #   ARCH=arm64      cross-build for arm64 into .output/arm64/ (pftrace, its
 #                   .deb, the lab's initramfs); its unit target runs the
@@ -448,7 +448,9 @@ bench: deps $(OUTPUT)/bench/walk-bench
 	$(Q)bench/replay
 	$(Q)$(OUTPUT)/bench/walk-bench --json $(OUTPUT)/bench/micro.json
 	$(Q)bench/run --json $(OUTPUT)/bench/run.json
-	$(Q)bench/compare bench/baseline.json $(OUTPUT)/bench/run.json $(OUTPUT)/bench/micro.json
+	$(Q)bench/run --arch arm64 --json $(OUTPUT)/bench/arm64.json
+	$(Q)bench/compare bench/baseline.json $(OUTPUT)/bench/run.json $(OUTPUT)/bench/micro.json \
+		$(OUTPUT)/bench/arm64.json
 	$(Q)bench/avc-hash-table
 
 # an hour on 6.12 and on 7.2-rt (bench/soak); docs/bench/soak.json is

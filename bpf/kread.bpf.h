@@ -111,22 +111,36 @@ static __always_inline const void *win_at(const struct node_window *win, __u32 o
 extern void *bpf_rdonly_cast(const void *obj, __u32 btf_id) __ksym;
 
 /*
- * The kernel type an entry is loaded through: struct cpumask is one
- * array of longs, NR_CPUS bits (1 KB on Debian's kernels), and the
- * verifier takes a load of any width inside an array of integers, so
- * the fields (NODE_FIELD, typed as the entry's own struct in C, at the
- * entry's offsets) may be of any type. What the verifier checks is that
- * a load ends within the kernel's cpumask: a kernel whose cpumask is
- * smaller than PFT_WINDOW_BYTES (NR_CPUS under 2048) gets the
- * probe-read build (kernel_takes_direct_loads()), and one whose entry
- * puts a field further out than its cpumask reaches has the direct
- * build refused, and the loader starts over with probe reads. This
- * flavour names the words kload_u64() reads; CO-RE matches it to the
+ * The kernel type an entry is loaded through (PFT_VIEW_STRUCT): struct
+ * cpumask is one array of longs, NR_CPUS bits (1 KB on Debian's x86
+ * kernels), and the verifier takes a load of any width inside an array
+ * of integers, so the fields (NODE_FIELD, typed as the entry's own
+ * struct in C, at the entry's offsets) may be of any type. arm64's
+ * user_pt_regs is 31 words of an array and three more words: through
+ * an untrusted pointer (bpf_rdonly_cast()) a load that starts in an
+ * integer member may end past it (btf_struct_walk(), 6.2+), so it too
+ * takes any load up to its end. What the verifier checks is that a load
+ * ends within the struct: a kernel whose struct is smaller than
+ * PFT_WINDOW_BYTES (x86's NR_CPUS under 2048) gets the probe-read build
+ * (kernel_takes_direct_loads()), and one whose entry puts a field
+ * further out than the struct reaches has the direct build refused,
+ * and the loader starts over with probe reads. The flavour names the
+ * words kload_u64() reads (VIEW_WORDS); CO-RE matches it to the
  * kernel's.
  */
+#ifdef __TARGET_ARCH_arm64
+struct user_pt_regs___window {
+	__u64 regs[PFT_WINDOW_BYTES / 8];
+};
+#define kernel_view_t struct user_pt_regs___window   /* a struct: CO-RE finds no typedef */
+#define VIEW_WORDS regs
+#else
 struct cpumask___window {
 	unsigned long bits[PFT_WINDOW_BYTES / 8];
 };
+#define kernel_view_t struct cpumask___window
+#define VIEW_WORDS bits
+#endif
 #endif
 
 #ifdef PFT_DIRECT_LOADS
@@ -142,8 +156,8 @@ struct cpumask___window {
  * whose own address cannot be read still faults its walks.)
  */
 #define KERNEL_VIEW(addr)							\
-	((const struct cpumask___window *)bpf_rdonly_cast((void *)(addr),	\
-		bpf_core_type_id_kernel(struct cpumask___window)))
+	((const kernel_view_t *)bpf_rdonly_cast((void *)(addr),		\
+		bpf_core_type_id_kernel(kernel_view_t)))
 
 /*
  * A typed pointer V as a plain integer: stored on the stack, and loaded
@@ -155,7 +169,7 @@ static __always_inline __u64 typed_as_scalar(__u64 v)
 {
 	__u64 in = v;
 
-	return KERNEL_VIEW(&in)->bits[0];
+	return KERNEL_VIEW(&in)->VIEW_WORDS[0];
 }
 #else
 #define typed_as_scalar(v) as_scalar(v)
@@ -169,7 +183,7 @@ static __always_inline __u64 typed_as_scalar(__u64 v)
 static __always_inline long kload_u64(__u64 addr, __u64 *v)
 {
 #ifdef PFT_DIRECT_LOADS
-	*v = KERNEL_VIEW(addr)->bits[0];
+	*v = KERNEL_VIEW(addr)->VIEW_WORDS[0];
 	return 0;
 #else
 	*v = 0;
@@ -189,7 +203,7 @@ static __always_inline long kload_u64(__u64 addr, __u64 *v)
  * calls as_scalar().
  */
 #ifdef PFT_DIRECT_LOADS
-#define ARG_SCALAR(ctx, n, value) (KERNEL_VIEW(ctx)->bits[(n)])
+#define ARG_SCALAR(ctx, n, value) (KERNEL_VIEW(ctx)->VIEW_WORDS[(n)])
 #else
 #define ARG_SCALAR(ctx, n, value) as_scalar(value)
 #endif

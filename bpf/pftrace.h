@@ -26,6 +26,18 @@
  * within it on the kernels checked).
  */
 #define PFT_WINDOW_BYTES 256
+/*
+ * That kernel type (bpf/kread.bpf.h): a struct of integers only, at least
+ * a window long. x86: struct cpumask, NR_CPUS bits (1 KB on Debian's
+ * kernels). arm64: Debian's NR_CPUS is 512 there (a 64-byte cpumask, so
+ * every walk took probe reads), so the uapi struct user_pt_regs, 34 __u64
+ * (272 bytes) on every arm64 kernel.
+ */
+#if defined(__aarch64__) || defined(__TARGET_ARCH_arm64)
+#define PFT_VIEW_STRUCT "user_pt_regs"
+#else
+#define PFT_VIEW_STRUCT "cpumask"
+#endif
 
 /* How a chain ends, per recipe (rodata "chain_end"). */
 enum pft_chain_end {

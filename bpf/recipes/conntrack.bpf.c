@@ -252,13 +252,13 @@ __noinline __u64 ct_step(__u64 pos, __u64 k0, __u64 k1, __u64 k2)
 static __always_inline long ct_read_tuple(__u64 *w, __u64 addr)
 {
 #ifdef PFT_DIRECT_LOADS
-	const struct cpumask___window *v = KERNEL_VIEW(addr);
+	const kernel_view_t *v = KERNEL_VIEW(addr);
 
-	w[0] = v->bits[0];
-	w[1] = v->bits[1];
-	w[2] = v->bits[2];
-	w[3] = v->bits[3];
-	w[4] = v->bits[4];
+	w[0] = v->VIEW_WORDS[0];
+	w[1] = v->VIEW_WORDS[1];
+	w[2] = v->VIEW_WORDS[2];
+	w[3] = v->VIEW_WORDS[3];
+	w[4] = v->VIEW_WORDS[4];
 	return 0;
 #else
 	return bpf_probe_read_kernel(w, 5 * sizeof(*w), (void *)addr);
@@ -268,7 +268,7 @@ static __always_inline long ct_read_tuple(__u64 *w, __u64 addr)
 static __always_inline __u32 ct_read_u32(__u64 addr)
 {
 #ifdef PFT_DIRECT_LOADS
-	return (__u32)KERNEL_VIEW(addr)->bits[0];
+	return (__u32)KERNEL_VIEW(addr)->VIEW_WORDS[0];
 #else
 	return kread_u32(addr);
 #endif

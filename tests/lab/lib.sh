@@ -164,6 +164,10 @@ check_bracketed() {
 		[ "$(awk '/^progs/ { print $4 }' "$after")" = "$(awk '/^progs/ { print $4 }' "$(out "$n.before")")" ]
 }
 
+# arm64_method: how avc_lookup attaches on this arm64 kernel: fexit needs
+# ftrace direct calls there, from 6.4; 5.10 and 6.1 take kprobes
+arm64_method() { if release_at_least 6.4; then echo fexit; else echo kprobe; fi; }
+
 # per_node_in_loop JSON UNIT: under -icount a guest instruction is a
 # nanosecond of QEMU's virtual clock (and an emulated cycle on arm64), so
 # --latency's cost per node in UNIT must be the walk loop's instructions.

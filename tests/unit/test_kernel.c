@@ -101,7 +101,7 @@ static void write_cpumask_btf(const char *path, __u32 longs, bool rdonly_cast)
 	ulong = btf__add_int(b, "long unsigned int", 8, 0);
 	u32 = btf__add_int(b, "unsigned int", 4, 0);
 	arr = btf__add_array(b, u32, ulong, longs);
-	assert_true(btf__add_struct(b, "cpumask", longs * 8) > 0);
+	assert_true(btf__add_struct(b, PFT_VIEW_STRUCT, longs * 8) > 0);
 	assert_int_equal(btf__add_field(b, "bits", arr, 0, 0), 0);
 	proto = btf__add_func_proto(b, 0);
 	assert_true(btf__add_func(b, "schedule", BTF_FUNC_GLOBAL, proto) > 0);
@@ -134,10 +134,11 @@ static void test_reattach_choice(void **state)
 }
 
 /*
- * Direct loads go through struct cpumask from an entry's start: a
- * kernel whose cpumask is smaller than a window (NR_CPUS under 2048)
- * gets the probe-read build. No lab kernel is such a kernel (Debian's
- * NR_CPUS is 8192): --btf files stand in for them.
+ * Direct loads go through PFT_VIEW_STRUCT (x86: struct cpumask; arm64:
+ * struct user_pt_regs) from an entry's start: a kernel whose struct is
+ * smaller than a window (x86's NR_CPUS under 2048) gets the probe-read
+ * build. No lab kernel is such a kernel (Debian's x86 NR_CPUS is 8192;
+ * arm64's user_pt_regs is 272 bytes): --btf files stand in for them.
  */
 static void test_direct_loads_choice(void **state)
 {
@@ -150,7 +151,7 @@ static void test_direct_loads_choice(void **state)
 	/* NR_CPUS 8192 (Debian's), 2048 (the least that holds a window), 1024, 64 */
 	write_cpumask_btf(path, 128, true);
 	assert_int_equal(kernel_facts_load(&kf, path, err, sizeof(err)), 0);
-	assert_int_equal(kf.cpumask_bytes, 1024);
+	assert_int_equal(kf.view_bytes, 1024);
 	assert_true(kernel_takes_direct_loads(&kf));
 	kernel_facts_free(&kf);
 
@@ -161,7 +162,7 @@ static void test_direct_loads_choice(void **state)
 
 	write_cpumask_btf(path, PFT_WINDOW_BYTES / 8 - 1, true);
 	assert_int_equal(kernel_facts_load(&kf, path, err, sizeof(err)), 0);
-	assert_int_equal(kf.cpumask_bytes, PFT_WINDOW_BYTES - 8);
+	assert_int_equal(kf.view_bytes, PFT_WINDOW_BYTES - 8);
 	assert_false(kernel_takes_direct_loads(&kf));
 	kernel_facts_free(&kf);
 

@@ -62,13 +62,14 @@ static bool chases_pointer(uint32_t w)
 /*
  * ldr xt, [xn, #off] then add/sub xn, xt, #imm or mov xn, xt: the walk's
  * step when the list's node sits inside the entry (container_of(): 6.12's
- * avc_lookup loads avc_node.list.next and subtracts the list's offset).
+ * avc_lookup loads avc_node.list.next and subtracts the list's offset;
+ * 5.10's subtracts with subs, whose flags its loop head tests).
  */
 bool arm64_chases_through(uint32_t load, uint32_t next)
 {
 	unsigned int rt = load & 0x1f, rn = (load >> 5) & 0x1f;
 	bool load64 = (load & 0xffc00000) == 0xf9400000 || (load & 0xffe00c00) == 0xf8400000;
-	bool addsub = (next & 0xbf800000) == 0x91000000;    /* add, sub xd, xn, #imm */
+	bool addsub = (next & 0x9f800000) == 0x91000000;    /* add(s), sub(s) xd, xn, #imm */
 	bool mov = (next & 0xffe0ffe0) == 0xaa0003e0;                             /* orr xd, xzr, xm */
 	unsigned int rd = next & 0x1f, src = mov ? (next >> 16) & 0x1f : (next >> 5) & 0x1f;
 

@@ -60,17 +60,17 @@ static int parse_btf(struct kernel_facts *kf, const char *path, char *err, size_
 /* What the loader asks of the BTF for every target, read from it once. */
 static void note_bpf_facts(struct kernel_facts *kf)
 {
-	int id = btf__find_by_name_kind(kf->btf, "cpumask", BTF_KIND_STRUCT);
+	int id = btf__find_by_name_kind(kf->btf, PFT_VIEW_STRUCT, BTF_KIND_STRUCT);
 
 	kf->has_rdonly_cast = btf__find_by_name_kind(kf->btf, "bpf_rdonly_cast",
 						     BTF_KIND_FUNC) >= 0;
-	kf->cpumask_bytes = id > 0 ? btf__resolve_size(kf->btf, id) : 0;
+	kf->view_bytes = id > 0 ? btf__resolve_size(kf->btf, id) : 0;
 	kf->prog_recursion_guard = btf_member_offset(kf->btf, "bpf_prog", "active") >= 0;
 }
 
 bool kernel_takes_direct_loads(const struct kernel_facts *kf)
 {
-	return kf->has_rdonly_cast && kf->cpumask_bytes >= PFT_WINDOW_BYTES;
+	return kf->has_rdonly_cast && kf->view_bytes >= PFT_WINDOW_BYTES;
 }
 
 bool kernel_reattaches_fexit(const struct kernel_facts *kf)

@@ -28,7 +28,7 @@ struct kernel_facts {
 	char btf_load_path[32];   /* /proc/self/fd/N: what libbpf reads for --btf */
 	struct ksyms *ksyms;      /* loaded once the plan knows the names it needs */
 	bool has_rdonly_cast;     /* kfunc bpf_rdonly_cast (6.2+): walks by direct loads */
-	long cpumask_bytes;       /* struct cpumask: the view direct loads go through */
+	long view_bytes;          /* PFT_VIEW_STRUCT: the view direct loads go through */
 	bool prog_recursion_guard; /* struct bpf_prog's per-CPU "active" (5.12+) */
 };
 
@@ -40,9 +40,10 @@ int kernel_facts_load(struct kernel_facts *kf, const char *btf_path,
 void kernel_facts_free(struct kernel_facts *kf);
 /*
  * Whether the kernel can take the direct-load build of a recipe (fexit
- * only; bpf/kread.bpf.h): it has bpf_rdonly_cast() (6.2+), and its struct
- * cpumask, the view the loads go through from an entry's start, reaches
- * PFT_WINDOW_BYTES (NR_CPUS of 2048 and more). Else probe reads.
+ * only; bpf/kread.bpf.h): it has bpf_rdonly_cast() (6.2+), and its
+ * PFT_VIEW_STRUCT, the view the loads go through from an entry's start,
+ * reaches PFT_WINDOW_BYTES (x86's cpumask: NR_CPUS of 2048 and more;
+ * arm64's user_pt_regs). Else probe reads.
  */
 bool kernel_takes_direct_loads(const struct kernel_facts *kf);
 /*

@@ -57,6 +57,19 @@ static bool avc_key_pair(const struct kernel_facts *kf)
 	return ssid >= 0 && btf_member_offset(kf->btf, "avc_entry", "tsid") == ssid + 4;
 }
 
+/* avc_lookup(struct selinux_avc *avc, u32 ssid, u32 tsid, u16 tclass), 4.17 to 6.3 */
+static int avc_layout_up_to_6_3(char names[][32], const char *structs[])
+{
+	static const char *const params[] = { "avc", "ssid", "tsid", "tclass" };
+	int i;
+
+	for (i = 0; i < 4; i++) {
+		snprintf(names[i], 32, "%s", params[i]);
+		structs[i] = i ? "" : "selinux_avc";
+	}
+	return 4;
+}
+
 static int avc_configure(struct target *t, const struct kernel_facts *kf,
 			 char *err, size_t errlen)
 {
@@ -66,9 +79,15 @@ static int avc_configure(struct target *t, const struct kernel_facts *kf,
 	unsigned long addr = 0;
 	long slots, cache_off, slots_off;
 	enum pft_avc_hash hash;
+	bool from_version = false;
 	int n, rc;
 
 	n = btf_func_params(kf->btf, "avc_lookup", names, structs, 8);
+	if (n < 0 && kf->version < PFT_KVER(6, 4)) {
+		/* not in BTF (plan_target: kprobes only): 4.17 to 6.3's layout */
+		n = avc_layout_up_to_6_3(names, structs);
+		from_version = true;
+	}
 	if (n == 4 && !strcmp(structs[0], "selinux_avc")) {
 		/* up to 6.3: avc_lookup(struct selinux_avc *avc, ssid, tsid, tclass) */
 		skel->rodata->avc_cache_is_arg = true;
@@ -110,8 +129,9 @@ static int avc_configure(struct target *t, const struct kernel_facts *kf,
 	t->table_hash = hash == PFT_AVC_HASH_MURMUR3 ? &table_hash_murmur3 : &table_hash_xor;
 
 	if (n == 4)
-		snprintf(layout, sizeof(layout), "avc_lookup(%s, %s, %s, %s)",
-			 names[0], names[1], names[2], names[3]);
+		snprintf(layout, sizeof(layout), "avc_lookup(%s, %s, %s, %s)%s",
+			 names[0], names[1], names[2], names[3],
+			 from_version ? " by the version (not in BTF)" : "");
 	else
 		snprintf(layout, sizeof(layout), "avc_lookup(%s, %s, %s), cache at selinux_avc",
 			 names[0], names[1], names[2]);

@@ -183,6 +183,32 @@ static void explain_substitute(struct target *t, const char *requested, const ch
 }
 
 /*
+ * The traced function missing from BTF is inlined or renamed, unless
+ * kallsyms still lists it as text: then the kernel has it, and BTF left
+ * it out. So avc_lookup() on arm64's 5.10 (a local text symbol, in
+ * ftrace's available_filter_functions, not in BTF): no fexit without
+ * BTF, but a kprobe attaches to it by name, and the recipe takes the
+ * parameters by the version.
+ */
+#define NO_BTF_TEXT "not in this kernel's BTF, though kallsyms lists it: no fexit without BTF"
+
+static bool in_kallsyms_text(const struct kernel_facts *kf, const char *func)
+{
+	unsigned long addr;
+
+	return ksyms_address(kf->ksyms, func, "tT", &addr);
+}
+
+/* "TRACED: WHY; using kprobe + kretprobe", after the plan's note so far */
+static void note_kprobe(struct target *t, const char *why)
+{
+	size_t used = strlen(t->plan_note);
+
+	snprintf(t->plan_note + used, sizeof(t->plan_note) - used, "%s%s: %s; using kprobe + kretprobe",
+		 used ? "\n" : "", t->recipe->traced, why);
+}
+
+/*
  * A recipe in a module: the module loaded, and its BTF, which knows the
  * traced function and its parameters. 0, or -errno with one line.
  */
@@ -204,18 +230,14 @@ static int plan_module(const struct recipe *r, const char *requested, struct ker
 	return rc;
 }
 
-int plan_target(struct target *t, const char *requested,
-		const struct trace_opts *o, struct kernel_facts *kf,
-		bool probe, char *err, size_t errlen)
+/* The recipe that knows REQUESTED, its check passed and its module loaded: 0, or -errno with one line. */
+static int plan_recipe(const char *requested, struct kernel_facts *kf,
+		       const struct recipe **rp, char *err, size_t errlen)
 {
-	enum knob_attach force = o->knobs.attach;
-	char known[1024], fentry_why[PFT_ERRLEN], kprobe_why[PFT_ERRLEN];
 	const struct recipe *r = recipe_for(requested);
+	char known[1024];
 	int rc;
 
-	memset(t, 0, sizeof(*t));
-	t->requested = requested;
-	t->opts = o;
 	if (!r) {
 		const char *close = suggest_function(requested);
 
@@ -228,13 +250,32 @@ int plan_target(struct target *t, const char *requested,
 				 requested, known);
 		return -ENOENT;
 	}
-	t->recipe = r;
+	*rp = r;
 	rc = r->check ? r->check(kf, err, errlen) : 0;
 	if (!rc)
 		rc = plan_module(r, requested, kf, err, errlen);
+	return rc;
+}
+
+int plan_target(struct target *t, const char *requested,
+		const struct trace_opts *o, struct kernel_facts *kf,
+		bool probe, char *err, size_t errlen)
+{
+	enum knob_attach force = o->knobs.attach;
+	char fentry_why[PFT_ERRLEN], kprobe_why[PFT_ERRLEN];
+	const struct recipe *r;
+	bool in_btf, kprobe_only;
+	int rc;
+
+	memset(t, 0, sizeof(*t));
+	t->requested = requested;
+	t->opts = o;
+	rc = plan_recipe(requested, kf, &r, err, errlen);
 	if (rc)
 		return rc;
-	if (!btf_has_func(recipe_btf(kf, r), r->traced)) {
+	t->recipe = r;
+	in_btf = btf_has_func(recipe_btf(kf, r), r->traced);
+	if (!in_btf && !in_kallsyms_text(kf, r->traced)) {
 		snprintf(err, errlen, "%s: %s is not in this kernel's BTF "
 			 "(inlined or renamed in %s)", requested, r->traced, kf->release);
 		return -ENOENT;
@@ -242,13 +283,21 @@ int plan_target(struct target *t, const char *requested,
 	/* -f avc names the recipe: no function to stand in for */
 	if (strcmp(requested, r->traced) && strcmp(requested, r->name))
 		explain_substitute(t, requested, r->traced, kf);
+	if (!in_btf) {
+		if (force == KNOB_ATTACH_FEXIT) {
+			snprintf(err, errlen, "%s: -C attach=fexit: %s", r->traced, NO_BTF_TEXT);
+			return -EOPNOTSUPP;
+		}
+		note_kprobe(t, NO_BTF_TEXT);
+	}
+	kprobe_only = force == KNOB_ATTACH_KPROBE || !in_btf;
 	if (!probe) {
-		t->method = force == KNOB_ATTACH_KPROBE ? ATTACH_KPROBE : ATTACH_FEXIT;
-		t->may_fall_back = !force;
+		t->method = kprobe_only ? ATTACH_KPROBE : ATTACH_FEXIT;
+		t->may_fall_back = !force && in_btf;
 		return 0;
 	}
 
-	if (force != KNOB_ATTACH_KPROBE) {
+	if (!kprobe_only) {
 		if (fentry_can_attach(r->traced, fentry_why, sizeof(fentry_why))) {
 			t->method = ATTACH_FEXIT;
 			return 0;
@@ -260,17 +309,14 @@ int plan_target(struct target *t, const char *requested,
 	}
 	if (kprobe_can_attach(r->traced, kprobe_why, sizeof(kprobe_why))) {
 		t->method = ATTACH_KPROBE;
-		if (!force)
-			snprintf(t->plan_note + strlen(t->plan_note),
-				 sizeof(t->plan_note) - strlen(t->plan_note),
-				 "%s%s: %s; using kprobe + kretprobe",
-				 t->plan_note[0] ? "\n" : "", r->traced, fentry_why);
+		if (!kprobe_only)
+			note_kprobe(t, fentry_why);
 		return 0;
 	}
-	if (force)
+	if (force == KNOB_ATTACH_KPROBE)
 		snprintf(err, errlen, "%s: -C attach=kprobe: %s", r->traced, kprobe_why);
 	else
-		snprintf(err, errlen, "%s: cannot attach: %s; %s", r->traced, fentry_why,
-			 kprobe_why);
+		snprintf(err, errlen, "%s: cannot attach: %s; %s", r->traced,
+			 in_btf ? fentry_why : NO_BTF_TEXT, kprobe_why);
 	return -EOPNOTSUPP;
 }

@@ -16,6 +16,8 @@ check_insn() {
 check_per_node() {
 	local j
 	j=$(out latency.json)
+	check "$k --latency: avc_lookup attached by $(arm64_method) (arm64's fexit needs ftrace direct calls, 6.4+)" \
+		jq_true "$j" ".targets[0].method == \"$(arm64_method)\""
 	check "$k --latency under -icount: in cycles, fitted, the loop found" \
 		jq_true "$j" '.targets[0].latency | .unit == "cycles" and .fit != null and .loop_instructions != null'
 	per_node_in_loop "$j" cycles

@@ -50,8 +50,26 @@ check_names() {
 		sh -c "[ '$(rc_of pfm_core)' = 2 ] && grep -q 'unknown event' '$(out pfm_core.err)'"
 }
 
+# How avc_lookup attaches, by the kernel's facts (arm64_method: kprobe on
+# 5.10 and 6.1, where arm64 has no ftrace direct calls for fexit), and
+# its lookups against the kernel's count. On 5.10 avc_lookup is in
+# kallsyms but not in BTF: pftrace must say so, and kprobe it.
+check_attach() {
+	check_bracketed oracle INT "$(arm64_method)"
+	if [ "$(value_of avc_btf)" != 0 ]; then
+		check "$k oracle: avc_lookup in BTF ($(value_of avc_btf)), and pftrace says nothing of its absence" \
+			jq_true "$(out oracle.json)" '.targets[0].plan // "" | contains("not in this kernel'"'"'s BTF") | not'
+	else
+		check "$k: avc_lookup not in BTF, and a text symbol in kallsyms" \
+			grep -qE '^[0-9a-f]+ [tT] avc_lookup$' "$(out avc_ksym)"
+		check "$k oracle: pftrace says avc_lookup is not in BTF, so kprobes it" \
+			jq_true "$(out oracle.json)" '.targets[0].plan | contains("avc_lookup: not in this kernel'"'"'s BTF, though kallsyms lists it: no fexit without BTF; using kprobe + kretprobe")'
+	fi
+}
+
 checks() {
 	subtest features check_features
+	subtest attach check_attach
 	subtest cycles check_cycles
 	subtest latency check_latency
 	subtest names check_names

@@ -10,6 +10,12 @@ ls /sys/bus/event_source/devices/armv8_pmuv3*/events >/tmp/pmu_events 2>&1
 emit pmu_events /tmp/pmu_events
 case_ avc pftrace -f avc_lookup -F 4999 -o /tmp/avc.json -- $load -r 2
 emit avc.json /tmp/avc.json
+# the lookups against the kernel's count; whether avc_lookup is in the
+# kernel's BTF (a name in its string table) and in kallsyms
+bracketed oracle INT -f avc_lookup --no-samples -- $load -r 1
+grep -w avc_lookup /proc/kallsyms >/tmp/avc_ksym
+emit avc_ksym /tmp/avc_ksym
+echo "=== VALUE avc_btf $(tr '\000' '\n' </sys/kernel/btf/vmlinux | grep -cx avc_lookup)"
 case_ latency pftrace -f avc_lookup --latency --no-samples -o /tmp/latency.json -- $load -r 1
 emit latency.json /tmp/latency.json
 # -e by the names the PMU lists in sysfs, and by libpfm4's
