@@ -50,7 +50,7 @@ const volatile __u64 ct_rnd_addr = 0;          /* &nf_conntrack_hash_rnd: snapsh
 const volatile bool ct_hash_tuple39 = true;    /* hash_conntrack_raw()'s form (khash.h) */
 const volatile bool ct_table_per_net = false;  /* net->ct.nf_conntrack_hash (see above) */
 const volatile __u64 ct_snap_net = 0;          /* the namespace a per-net table's snapshot walks */
-const volatile __u64 ct_jiffies_addr = 0;      /* &jiffies: entries' expiry, one load */
+const volatile __u64 ct_zone_dflt_addr = 0;    /* &nf_ct_zone_dflt: the zone of nearly every lookup */
 
 /*
  * The per-namespace layout, for CO-RE: absent from every lab kernel's
@@ -82,8 +82,7 @@ struct net___optional {
 struct ct_rest {
 	__u64 w1, w3, w4;
 	__u64 end;        /* the bucket's own nulls marker: (bucket << 1) | 1 */
-	__u32 zone;       /* the lookup zone's first word: id, flags, dir */
-	__u32 pad;
+	__u64 zone;       /* the lookup zone's first word (id, flags, dir): a whole word, no zero-extension */
 };
 
 struct {
@@ -132,15 +131,14 @@ static __always_inline __u32 ct_zone_id(__u32 zone_word, __u32 dir)
 	return (zone_word >> 24) & (1U << dir) ? zone_word & 0xffff : 0;
 }
 
-/* nfct_time_stamp, (u32)jiffies: one load of the kernel's jiffies, a helper call without it */
+/*
+ * nfct_time_stamp, (u32)jiffies. The verifier inlines the helper on a
+ * 64-bit JIT (5.5+) as a plain load of jiffies: two instructions, where a
+ * load through the kernel's address would be a guarded one.
+ */
 static __always_inline __u32 ct_now(void)
 {
-	__u64 v = 0;
-
-	if (!ct_jiffies_addr)
-		return (__u32)bpf_jiffies64();
-	kload_u64(ct_jiffies_addr, &v);
-	return (__u32)v;
+	return (__u32)bpf_jiffies64();
 }
 
 /*
@@ -148,7 +146,7 @@ static __always_inline __u32 ct_now(void)
  * NET, and in the lookup's zone (ZONE, its first word) as seen from
  * DIR. The tuple matched.
  */
-static __always_inline bool ct_entry_matches(__u64 node, __u32 dir, __u64 net, __u32 zone)
+static __always_inline bool ct_entry_matches(__u64 node, __u64 dir, __u64 net, __u64 zone)
 {
 	__u64 ct = node - CT_OFF(tuplehash) - dir * bpf_core_type_size(TH), status, ct_net;
 	__u32 timeout, zone_word = 0;
@@ -274,6 +272,20 @@ static __always_inline __u32 ct_read_u32(__u64 addr)
 #endif
 }
 
+/*
+ * The lookup zone's first word (id, flags, dir). Nearly every lookup
+ * passes the default zone, nf_ct_zone_dflt (a module constant: id 0,
+ * dir NF_CT_DEFAULT_ZONE_DIR, both directions, from 4.6 to 7.2): known
+ * by its address, without a load.
+ */
+#define CT_ZONE_DFLT_WORD (3U << 24)
+static __always_inline __u32 ct_lookup_zone(__u64 zone)
+{
+	if (ct_zone_dflt_addr && zone == ct_zone_dflt_addr)
+		return CT_ZONE_DFLT_WORD;
+	return ct_read_u32(zone);
+}
+
 /* The table NET's lookups walk: its buckets' address and count. */
 static __always_inline long ct_table(__u64 net, bool typed, __u64 *table, __u32 *size)
 {
@@ -298,9 +310,9 @@ static __always_inline long ct_table(__u64 net, bool typed, __u64 *table, __u32 
  * stack in all) fills the per-CPU copy first and steps from the start.
  */
 static __always_inline void ct_walk_chain(struct chain_walk *w, __u64 first, __u64 net,
-					  __u64 w0, __u64 w2, const struct ct_rest *rest)
+					  bool typed, __u64 w0, __u64 w2, const struct ct_rest *rest)
 {
-	__u64 v, pos = first;
+	__u64 v, pos = first, net_key;
 	__u32 n;
 
 	w->found = 0;
@@ -324,9 +336,12 @@ static __always_inline void ct_walk_chain(struct chain_walk *w, __u64 first, __u
 		}
 		*r = *rest;
 	}
+	/* NET, typed for fexit, as the steps take it: a plain integer (a copy only a longer walk pays) */
+	net_key = typed ? typed_as_scalar(net) : net;
 #else
 	/* REST is the per-CPU copy itself (ct_walk()) */
-	v = ct_step(first, net, w0, w2);
+	net_key = typed ? typed_as_scalar(net) : net;
+	v = ct_step(first, net_key, w0, w2);
 #endif
 	if (STEP_TAG(v) != 3) {
 		walk_end(w, step_kind(v), first, 1, 0);
@@ -334,14 +349,14 @@ static __always_inline void ct_walk_chain(struct chain_walk *w, __u64 first, __u
 	}
 	for (n = 1; n < PFT_MAX_WALK && STEP_TAG(v) == 3; n++) {
 		pos = v;
-		v = ct_step(pos, net, w0, w2);
+		v = ct_step(pos, net_key, w0, w2);
 	}
 	walk_end(w, STEP_TAG(v) == 3 ? NODE_TRUNCATED : step_kind(v), pos, n, 0);
 }
 
-/* NET_KEY: the net as a plain integer (ARG_SCALAR() for fexit); NET typed when TYPED */
-static __always_inline void ct_walk(enum pft_body body, struct chain_walk *w, __u64 net_key,
-				    __u64 net, __u64 zone, __u64 tuple, __u32 hash, bool typed)
+/* NET, ZONE and TUPLE typed (fexit's arguments) when TYPED */
+static __always_inline void ct_walk(enum pft_body body, struct chain_walk *w, __u64 net,
+				    __u64 zone, __u64 tuple, __u32 hash, bool typed)
 {
 	__u64 tw[5], table = 0, first = 0, bucket;
 	__u32 size = 0;
@@ -364,13 +379,12 @@ static __always_inline void ct_walk(enum pft_body body, struct chain_walk *w, __
 	rest->w1 = tw[1];
 	rest->w3 = tw[3];
 	rest->w4 = tw[4] & CT_TUPLE_MASK;
-	rest->zone = ct_read_u32(zone);
-	rest->pad = 0;
+	rest->zone = ct_lookup_zone(zone);
 	note_table_slots(size);
 	bucket = khash_reciprocal_scale(hash, size);
 	rest->end = bucket << 1 | 1;
 	kload_u64(table + bucket * sizeof(struct hlist_nulls_head), &first);
-	ct_walk_chain(w, first, net_key, tw[0], tw[2], rest);
+	ct_walk_chain(w, first, net, typed, tw[0], tw[2], rest);
 	if (SETTING(body, by) == PFT_BY_NETNS)
 		w->owner = ARG_FIELD(typed, net, struct net, ns.inum);
 	count_key(body, hash, 0, w);
@@ -392,8 +406,8 @@ int WALK_EXIT_PROG(fexit_nf_conntrack_find_get_4, __u64 net, __u64 zone, __u64 t
 
 	if (!sample_this_call(body))
 		return 0;
-	/* zone and tuple are only read through: typed pointers do (no copy to a plain integer) */
-	ct_walk(body, &w, ARG_SCALAR(ctx, 0, net), net, zone, tuple, hash, true);
+	/* net, zone and tuple are only read through or compared: typed pointers do */
+	ct_walk(body, &w, net, zone, tuple, hash, true);
 	ct_count_rejected(&w, ret);
 	account_lookup_at(body, &w, ret, now);
 	return 0;
@@ -413,7 +427,7 @@ int BPF_KPROBE(kprobe_nf_conntrack_find_get, __u64 net, __u64 zone, __u64 tuple,
 
 	if (!sample_this_call(PFT_BODY_SETTINGS))
 		return 0;
-	ct_walk(PFT_BODY_SETTINGS, &w, net, net, zone, tuple, hash, false);
+	ct_walk(PFT_BODY_SETTINGS, &w, net, zone, tuple, hash, false);
 	stash_walk(&w);
 	lat_enter();   /* last: the walk above is not the function's time */
 	return 0;
