@@ -198,52 +198,59 @@ static __always_inline void ct_event(__u32 key)
 }
 
 /*
- * One node as a step's tagged word (bpf/chain_walk.bpf.h), the rest of
- * the key in R: the caller's copy on the stack, or (NULL) the per-CPU one.
+ * One node: its kind (bpf/chain_walk.bpf.h) and in *NEXT its next
+ * pointer, the rest of the key in R: the caller's copy on the stack, or
+ * (NULL) the per-CPU one. Inline, each kind is a constant where it is
+ * decided: the first node's hit becomes the walk's result directly.
  */
-static __always_inline __u64 ct_visit(__u64 pos, __u64 net, __u64 w0, __u64 w2,
-				      const struct ct_rest *r)
+static __always_inline enum node_kind ct_visit(__u64 pos, __u64 net, __u64 w0, __u64 w2,
+					       const struct ct_rest *r, __u64 *next)
 {
 	const struct node_window *win;
 	__u32 zero = 0;
-	__u64 next;
 	bool last;
 #ifdef PFT_DIRECT_LOADS
 	win = (const struct node_window *)KERNEL_VIEW(pos);
-	next = TH_WORD(win, hnnode.next);
-	last = direct_chain_end(next, PFT_END_NULLS);
+	*next = TH_WORD(win, hnnode.next);
+	last = direct_chain_end(*next, PFT_END_NULLS);
 #else
 	/* the node, 56 bytes: not the 256 of a struct node_window, on a 512-byte stack */
 	__u64 copy[8];
 
 	if (bpf_probe_read_kernel(copy, bpf_core_type_size(TH) & 63, (void *)pos))
-		return STEP_FAULT;
+		return NODE_FAULT;
 	win = (const struct node_window *)copy;
-	next = TH_WORD(win, hnnode.next);
-	if (!chain_at_end(next, PFT_END_NULLS) && STEP_TAG(next) != 3)
-		return STEP_FAULT;
-	last = chain_at_end(next, PFT_END_NULLS);
+	*next = TH_WORD(win, hnnode.next);
+	if (!chain_at_end(*next, PFT_END_NULLS) && STEP_TAG(*next) != 3)
+		return NODE_FAULT;
+	last = chain_at_end(*next, PFT_END_NULLS);
 #endif
 	if (((TUPLE_WORD(win, 0) ^ w0) | (TUPLE_WORD(win, 2) ^ w2)) == 0) {
 		if (!r)
 			r = bpf_map_lookup_elem(&ct_rest, &zero);
 		if (r && ct_node_matches(win, pos, net, r))
-			return STEP_HIT | last;
+			return last ? NODE_HIT_LAST : NODE_HIT;
 	}
 	if (!last)
-		return next;
+		return NODE_NEXT;
 	/* a miss: ended at the bucket's own marker, or where the kernel would restart */
 	if (!r)
 		r = bpf_map_lookup_elem(&ct_rest, &zero);
-	if (r && next != r->end)
+	if (r && *next != r->end)
 		ct_event(CT_EVENT_OFF_CHAIN);
-	return 0;
+	return NODE_END;
 }
 
-/* A step: K0 the net, K1 and K2 the tuple's words 0 and 2 (a global function: verified once) */
+/*
+ * A step, as its tagged word: K0 the net, K1 and K2 the tuple's words 0
+ * and 2 (a global function: verified once)
+ */
 __noinline __u64 ct_step(__u64 pos, __u64 k0, __u64 k1, __u64 k2)
 {
-	return ct_visit(pos, k0, k1, k2, NULL);
+	__u64 next = 0;
+	enum node_kind kind = ct_visit(pos, k0, k1, k2, NULL, &next);
+
+	return step_word(kind, kind == NODE_END ? 0 : next);
 }
 
 /* LEN bytes of kernel memory at ADDR, a plain loads where the build has them */
@@ -279,7 +286,7 @@ static __always_inline __u32 ct_read_u32(__u64 addr)
  * by its address, without a load.
  */
 #define CT_ZONE_DFLT_WORD (3U << 24)
-static __always_inline __u32 ct_lookup_zone(__u64 zone)
+static __always_inline __u64 ct_lookup_zone(__u64 zone)
 {
 	if (ct_zone_dflt_addr && zone == ct_zone_dflt_addr)
 		return CT_ZONE_DFLT_WORD;
@@ -312,7 +319,8 @@ static __always_inline long ct_table(__u64 net, bool typed, __u64 *table, __u32 
 static __always_inline void ct_walk_chain(struct chain_walk *w, __u64 first, __u64 net,
 					  bool typed, __u64 w0, __u64 w2, const struct ct_rest *rest)
 {
-	__u64 v, pos = first, net_key;
+	__u64 v = 0, pos = first, net_key;
+	enum node_kind kind;
 	__u32 n;
 
 	w->found = 0;
@@ -325,8 +333,12 @@ static __always_inline void ct_walk_chain(struct chain_walk *w, __u64 first, __u
 		return;
 	}
 #ifdef PFT_DIRECT_LOADS
-	v = ct_visit(first, net, w0, w2, rest);
-	if (STEP_TAG(v) == 3) {
+	kind = ct_visit(first, net, w0, w2, rest, &v);
+	if (kind != NODE_NEXT) {
+		walk_end(w, kind, first, 1, 0);
+		return;
+	}
+	{
 		__u32 zero = 0;
 		struct ct_rest *r = bpf_map_lookup_elem(&ct_rest, &zero);
 
@@ -342,11 +354,12 @@ static __always_inline void ct_walk_chain(struct chain_walk *w, __u64 first, __u
 	/* REST is the per-CPU copy itself (ct_walk()) */
 	net_key = typed ? typed_as_scalar(net) : net;
 	v = ct_step(first, net_key, w0, w2);
-#endif
-	if (STEP_TAG(v) != 3) {
-		walk_end(w, step_kind(v), first, 1, 0);
+	kind = step_kind(v);
+	if (kind != NODE_NEXT) {
+		walk_end(w, kind, first, 1, 0);
 		return;
 	}
+#endif
 	for (n = 1; n < PFT_MAX_WALK && STEP_TAG(v) == 3; n++) {
 		pos = v;
 		v = ct_step(pos, net_key, w0, w2);
