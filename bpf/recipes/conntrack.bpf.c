@@ -50,7 +50,6 @@ const volatile __u64 ct_rnd_addr = 0;          /* &nf_conntrack_hash_rnd: snapsh
 const volatile bool ct_hash_tuple39 = true;    /* hash_conntrack_raw()'s form (khash.h) */
 const volatile bool ct_table_per_net = false;  /* net->ct.nf_conntrack_hash (see above) */
 const volatile __u64 ct_snap_net = 0;          /* the namespace a per-net table's snapshot walks */
-const volatile __u64 ct_zone_dflt_addr = 0;    /* &nf_ct_zone_dflt: the zone of nearly every lookup */
 
 /*
  * The per-namespace layout, for CO-RE: absent from every lab kernel's
@@ -279,20 +278,6 @@ static __always_inline __u32 ct_read_u32(__u64 addr)
 #endif
 }
 
-/*
- * The lookup zone's first word (id, flags, dir). Nearly every lookup
- * passes the default zone, nf_ct_zone_dflt (a module constant: id 0,
- * dir NF_CT_DEFAULT_ZONE_DIR, both directions; the self-check agreed on
- * 6.1, 6.12 and 7.2): known by its address, without a load.
- */
-#define CT_ZONE_DFLT_WORD (3U << 24)
-static __always_inline __u64 ct_lookup_zone(__u64 zone)
-{
-	if (ct_zone_dflt_addr && zone == ct_zone_dflt_addr)
-		return CT_ZONE_DFLT_WORD;
-	return ct_read_u32(zone);
-}
-
 /* The table NET's lookups walk: its buckets' address and count. */
 static __always_inline long ct_table(__u64 net, bool typed, __u64 *table, __u32 *size)
 {
@@ -392,7 +377,7 @@ static __always_inline void ct_walk(enum pft_body body, struct chain_walk *w, __
 	rest->w1 = tw[1];
 	rest->w3 = tw[3];
 	rest->w4 = tw[4] & CT_TUPLE_MASK;
-	rest->zone = ct_lookup_zone(zone);
+	rest->zone = ct_read_u32(zone);
 	note_table_slots(size);
 	bucket = khash_reciprocal_scale(hash, size);
 	rest->end = bucket << 1 | 1;
