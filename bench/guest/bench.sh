@@ -2,7 +2,26 @@
 # follows guest instructions, so the same run gives the same figures.
 # Each case runs the same workload, timed by timeit inside the traced
 # command, so pftrace's own start and exit are not in the figure.
+#
+# BENCH_CASES (default: every case) picks cases by name, a space-separated
+# list of shell patterns, for a look at one workload without the whole
+# run (bench/run's summary wants every case), e.g. the conntrack storm:
+#   tests/lab/run --kernel 6.12 --icount --mem 2048 --netfilter \
+#     --add bench/guest/bench.sh:/lab/bench.sh -- sh -c 'BENCH_CASES="ct_*" sh /lab/bench.sh'
 . /lab/lib.sh
+
+# wanted CASE...: whether BENCH_CASES picks any of them
+wanted() {
+	set -f
+	for c in "$@"; do
+		for p in ${BENCH_CASES:-*}; do
+			# shellcheck disable=SC2254
+			case $c in $p) set +f; return 0 ;; esac
+		done
+	done
+	set +f
+	return 1
+}
 
 ROUNDS=${BENCH_ROUNDS:-3}
 XL_ROUNDS=${BENCH_XL_ROUNDS:-1}
@@ -25,7 +44,7 @@ while [ $i -lt 24 ]; do cat /tmp/workload-long; i=$((i + 1)); done >/tmp/workloa
 # Linus's 2011 benchmark: make on a fully built tree, where every target
 # is up to date and make only looks at files (bench/run ships GNU make).
 # MAKE_TARGETS targets in MAKE_DIRS directories, each from its own source.
-if command -v make >/dev/null; then
+if command -v make >/dev/null && wanted make_untraced make_floor make_full make_sampled; then
 	mk=/tmp/mk
 	ndirs=${MAKE_DIRS:-20} per=${MAKE_PER_DIR:-150}
 	mkdir -p "$mk"
@@ -65,6 +84,7 @@ fi
 run() {
 	name=$1 work=$2
 	shift 2
+	wanted "$name" || return 0
 	rounds=$ROUNDS
 	[ "$work" != /tmp/workload-xl ] || rounds=$XL_ROUNDS
 	r=0
@@ -80,7 +100,9 @@ run() {
 	[ $# -eq 0 ] || emit "$name.json" "/tmp/$name.json"
 }
 
-timeit -o /tmp/ns sh /tmp/workload    # warm-up, not counted
+# warm-up, not counted
+wanted untraced floor full untraced_long full_long avc_long untraced_xl sampled sampled_avc \
+	sampled_calls avc bpftrace && timeit -o /tmp/ns sh /tmp/workload
 run untraced /tmp/workload
 # shellcheck disable=SC2086
 run floor /tmp/workload -C walk=off $targets
@@ -115,7 +137,8 @@ fi
 # (bench/run ships the kernel's own netfilter modules and nft). The sender
 # binds the port itself and never reads it (ct-load -S): no sink process,
 # no ICMP error, and the figures repeat to a few tenths of a percent.
-if modprobe nf_conntrack 2>/dev/null && command -v nft >/dev/null; then
+if wanted ct_untraced ct_floor ct_full && modprobe nf_conntrack 2>/dev/null &&
+	command -v nft >/dev/null; then
 	ip link set lo up
 	printf 'table ip bench {\n chain out { type filter hook output priority 0; ct state invalid counter; }\n}\n' |
 		nft -f -
@@ -128,11 +151,14 @@ if modprobe nf_conntrack 2>/dev/null && command -v nft >/dev/null; then
 fi
 
 # start-up alone, without the sampler, for -v's phases
-pftrace -v --no-samples $targets -o /tmp/startup_nosamples.json -- true >/dev/null 2>&1
-emit startup_nosamples.json /tmp/startup_nosamples.json
+if wanted startup_nosamples; then
+	# shellcheck disable=SC2086
+	pftrace -v --no-samples $targets -o /tmp/startup_nosamples.json -- true >/dev/null 2>&1
+	emit startup_nosamples.json /tmp/startup_nosamples.json
+fi
 
 # bpftrace, where bench/run could ship it: the same AVC walk as a script
-if command -v bpftrace >/dev/null && [ -f /root/avc-walk.bt ]; then
+if wanted bpftrace && command -v bpftrace >/dev/null && [ -f /root/avc-walk.bt ]; then
 	r=0
 	while [ $r -lt "$ROUNDS" ]; do
 		bpftrace /root/avc-walk.bt -c "timeit -o /tmp/ns sh /tmp/workload" >/dev/null 2>&1

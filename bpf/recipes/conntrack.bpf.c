@@ -50,7 +50,6 @@ const volatile __u64 ct_rnd_addr = 0;          /* &nf_conntrack_hash_rnd: snapsh
 const volatile bool ct_hash_tuple39 = true;    /* hash_conntrack_raw()'s form (khash.h) */
 const volatile bool ct_table_per_net = false;  /* net->ct.nf_conntrack_hash (see above) */
 const volatile __u64 ct_snap_net = 0;          /* the namespace a per-net table's snapshot walks */
-const volatile __u64 ct_jiffies_addr = 0;      /* &jiffies: entries' expiry, one load */
 
 /*
  * The per-namespace layout, for CO-RE: absent from every lab kernel's
@@ -82,8 +81,7 @@ struct net___optional {
 struct ct_rest {
 	__u64 w1, w3, w4;
 	__u64 end;        /* the bucket's own nulls marker: (bucket << 1) | 1 */
-	__u32 zone;       /* the lookup zone's first word: id, flags, dir */
-	__u32 pad;
+	__u64 zone;       /* the lookup zone's first word (id, flags, dir): a whole word, no zero-extension */
 };
 
 struct {
@@ -132,15 +130,14 @@ static __always_inline __u32 ct_zone_id(__u32 zone_word, __u32 dir)
 	return (zone_word >> 24) & (1U << dir) ? zone_word & 0xffff : 0;
 }
 
-/* nfct_time_stamp, (u32)jiffies: one load of the kernel's jiffies, a helper call without it */
+/*
+ * nfct_time_stamp, (u32)jiffies. The verifier inlines the helper on a
+ * 64-bit JIT (5.5+) as a plain load of jiffies: two instructions, where a
+ * load through the kernel's address would be a guarded one.
+ */
 static __always_inline __u32 ct_now(void)
 {
-	__u64 v = 0;
-
-	if (!ct_jiffies_addr)
-		return (__u32)bpf_jiffies64();
-	kload_u64(ct_jiffies_addr, &v);
-	return (__u32)v;
+	return (__u32)bpf_jiffies64();
 }
 
 /*
@@ -148,7 +145,7 @@ static __always_inline __u32 ct_now(void)
  * NET, and in the lookup's zone (ZONE, its first word) as seen from
  * DIR. The tuple matched.
  */
-static __always_inline bool ct_entry_matches(__u64 node, __u32 dir, __u64 net, __u32 zone)
+static __always_inline bool ct_entry_matches(__u64 node, __u64 dir, __u64 net, __u64 zone)
 {
 	__u64 ct = node - CT_OFF(tuplehash) - dir * bpf_core_type_size(TH), status, ct_net;
 	__u32 timeout, zone_word = 0;
@@ -200,52 +197,59 @@ static __always_inline void ct_event(__u32 key)
 }
 
 /*
- * One node as a step's tagged word (bpf/chain_walk.bpf.h), the rest of
- * the key in R: the caller's copy on the stack, or (NULL) the per-CPU one.
+ * One node: its kind (bpf/chain_walk.bpf.h) and in *NEXT its next
+ * pointer, the rest of the key in R: the caller's copy on the stack, or
+ * (NULL) the per-CPU one. Inline, each kind is a constant where it is
+ * decided: the first node's hit becomes the walk's result directly.
  */
-static __always_inline __u64 ct_visit(__u64 pos, __u64 net, __u64 w0, __u64 w2,
-				      const struct ct_rest *r)
+static __always_inline enum node_kind ct_visit(__u64 pos, __u64 net, __u64 w0, __u64 w2,
+					       const struct ct_rest *r, __u64 *next)
 {
 	const struct node_window *win;
 	__u32 zero = 0;
-	__u64 next;
 	bool last;
 #ifdef PFT_DIRECT_LOADS
 	win = (const struct node_window *)KERNEL_VIEW(pos);
-	next = TH_WORD(win, hnnode.next);
-	last = direct_chain_end(next, PFT_END_NULLS);
+	*next = TH_WORD(win, hnnode.next);
+	last = direct_chain_end(*next, PFT_END_NULLS);
 #else
 	/* the node, 56 bytes: not the 256 of a struct node_window, on a 512-byte stack */
 	__u64 copy[8];
 
 	if (bpf_probe_read_kernel(copy, bpf_core_type_size(TH) & 63, (void *)pos))
-		return STEP_FAULT;
+		return NODE_FAULT;
 	win = (const struct node_window *)copy;
-	next = TH_WORD(win, hnnode.next);
-	if (!chain_at_end(next, PFT_END_NULLS) && STEP_TAG(next) != 3)
-		return STEP_FAULT;
-	last = chain_at_end(next, PFT_END_NULLS);
+	*next = TH_WORD(win, hnnode.next);
+	if (!chain_at_end(*next, PFT_END_NULLS) && STEP_TAG(*next) != 3)
+		return NODE_FAULT;
+	last = chain_at_end(*next, PFT_END_NULLS);
 #endif
 	if (((TUPLE_WORD(win, 0) ^ w0) | (TUPLE_WORD(win, 2) ^ w2)) == 0) {
 		if (!r)
 			r = bpf_map_lookup_elem(&ct_rest, &zero);
 		if (r && ct_node_matches(win, pos, net, r))
-			return STEP_HIT | last;
+			return last ? NODE_HIT_LAST : NODE_HIT;
 	}
 	if (!last)
-		return next;
+		return NODE_NEXT;
 	/* a miss: ended at the bucket's own marker, or where the kernel would restart */
 	if (!r)
 		r = bpf_map_lookup_elem(&ct_rest, &zero);
-	if (r && next != r->end)
+	if (r && *next != r->end)
 		ct_event(CT_EVENT_OFF_CHAIN);
-	return 0;
+	return NODE_END;
 }
 
-/* A step: K0 the net, K1 and K2 the tuple's words 0 and 2 (a global function: verified once) */
+/*
+ * A step, as its tagged word: K0 the net, K1 and K2 the tuple's words 0
+ * and 2 (a global function: verified once)
+ */
 __noinline __u64 ct_step(__u64 pos, __u64 k0, __u64 k1, __u64 k2)
 {
-	return ct_visit(pos, k0, k1, k2, NULL);
+	__u64 next = 0;
+	enum node_kind kind = ct_visit(pos, k0, k1, k2, NULL, &next);
+
+	return step_word(kind, kind == NODE_END ? 0 : next);
 }
 
 /* LEN bytes of kernel memory at ADDR, a plain loads where the build has them */
@@ -298,9 +302,10 @@ static __always_inline long ct_table(__u64 net, bool typed, __u64 *table, __u32 
  * stack in all) fills the per-CPU copy first and steps from the start.
  */
 static __always_inline void ct_walk_chain(struct chain_walk *w, __u64 first, __u64 net,
-					  __u64 w0, __u64 w2, const struct ct_rest *rest)
+					  bool typed, __u64 w0, __u64 w2, const struct ct_rest *rest)
 {
-	__u64 v, pos = first;
+	__u64 v = 0, pos = first, net_key;
+	enum node_kind kind;
 	__u32 n;
 
 	w->found = 0;
@@ -313,8 +318,12 @@ static __always_inline void ct_walk_chain(struct chain_walk *w, __u64 first, __u
 		return;
 	}
 #ifdef PFT_DIRECT_LOADS
-	v = ct_visit(first, net, w0, w2, rest);
-	if (STEP_TAG(v) == 3) {
+	kind = ct_visit(first, net, w0, w2, rest, &v);
+	if (kind != NODE_NEXT) {
+		walk_end(w, kind, first, 1, 0);
+		return;
+	}
+	{
 		__u32 zero = 0;
 		struct ct_rest *r = bpf_map_lookup_elem(&ct_rest, &zero);
 
@@ -324,24 +333,28 @@ static __always_inline void ct_walk_chain(struct chain_walk *w, __u64 first, __u
 		}
 		*r = *rest;
 	}
+	/* NET, typed for fexit, as the steps take it: a plain integer (a copy only a longer walk pays) */
+	net_key = typed ? typed_as_scalar(net) : net;
 #else
 	/* REST is the per-CPU copy itself (ct_walk()) */
-	v = ct_step(first, net, w0, w2);
-#endif
-	if (STEP_TAG(v) != 3) {
-		walk_end(w, step_kind(v), first, 1, 0);
+	net_key = typed ? typed_as_scalar(net) : net;
+	v = ct_step(first, net_key, w0, w2);
+	kind = step_kind(v);
+	if (kind != NODE_NEXT) {
+		walk_end(w, kind, first, 1, 0);
 		return;
 	}
+#endif
 	for (n = 1; n < PFT_MAX_WALK && STEP_TAG(v) == 3; n++) {
 		pos = v;
-		v = ct_step(pos, net, w0, w2);
+		v = ct_step(pos, net_key, w0, w2);
 	}
 	walk_end(w, STEP_TAG(v) == 3 ? NODE_TRUNCATED : step_kind(v), pos, n, 0);
 }
 
-/* NET_KEY: the net as a plain integer (ARG_SCALAR() for fexit); NET typed when TYPED */
-static __always_inline void ct_walk(enum pft_body body, struct chain_walk *w, __u64 net_key,
-				    __u64 net, __u64 zone, __u64 tuple, __u32 hash, bool typed)
+/* NET, ZONE and TUPLE typed (fexit's arguments) when TYPED */
+static __always_inline void ct_walk(enum pft_body body, struct chain_walk *w, __u64 net,
+				    __u64 zone, __u64 tuple, __u32 hash, bool typed)
 {
 	__u64 tw[5], table = 0, first = 0, bucket;
 	__u32 size = 0;
@@ -365,12 +378,11 @@ static __always_inline void ct_walk(enum pft_body body, struct chain_walk *w, __
 	rest->w3 = tw[3];
 	rest->w4 = tw[4] & CT_TUPLE_MASK;
 	rest->zone = ct_read_u32(zone);
-	rest->pad = 0;
 	note_table_slots(size);
 	bucket = khash_reciprocal_scale(hash, size);
 	rest->end = bucket << 1 | 1;
 	kload_u64(table + bucket * sizeof(struct hlist_nulls_head), &first);
-	ct_walk_chain(w, first, net_key, tw[0], tw[2], rest);
+	ct_walk_chain(w, first, net, typed, tw[0], tw[2], rest);
 	if (SETTING(body, by) == PFT_BY_NETNS)
 		w->owner = ARG_FIELD(typed, net, struct net, ns.inum);
 	count_key(body, hash, 0, w);
@@ -392,8 +404,8 @@ int WALK_EXIT_PROG(fexit_nf_conntrack_find_get_4, __u64 net, __u64 zone, __u64 t
 
 	if (!sample_this_call(body))
 		return 0;
-	/* zone and tuple are only read through: typed pointers do (no copy to a plain integer) */
-	ct_walk(body, &w, ARG_SCALAR(ctx, 0, net), net, zone, tuple, hash, true);
+	/* net, zone and tuple are only read through or compared: typed pointers do */
+	ct_walk(body, &w, net, zone, tuple, hash, true);
 	ct_count_rejected(&w, ret);
 	account_lookup_at(body, &w, ret, now);
 	return 0;
@@ -413,7 +425,7 @@ int BPF_KPROBE(kprobe_nf_conntrack_find_get, __u64 net, __u64 zone, __u64 tuple,
 
 	if (!sample_this_call(PFT_BODY_SETTINGS))
 		return 0;
-	ct_walk(PFT_BODY_SETTINGS, &w, net, net, zone, tuple, hash, false);
+	ct_walk(PFT_BODY_SETTINGS, &w, net, zone, tuple, hash, false);
 	stash_walk(&w);
 	lat_enter();   /* last: the walk above is not the function's time */
 	return 0;

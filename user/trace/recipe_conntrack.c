@@ -103,8 +103,6 @@ static int conntrack_configure(struct target *t, const struct kernel_facts *kf,
 		return rc;
 	}
 	skel->rodata->ct_hash_tuple39 = hashes_tuple39(btf);
-	/* expiry is against (u32)jiffies: one load of it, or a helper call where unknown */
-	skel->rodata->ct_jiffies_addr = recipe_ksym_soft(kf, "jiffies");
 	/* before 6.1 the raw hash has other forms (jhash2): no snapshot keys there */
 	if (kf->version >= PFT_KVER(6, 1))
 		skel->rodata->ct_rnd_addr = recipe_ksym_soft(kf, "nf_conntrack_hash_rnd");
@@ -163,7 +161,7 @@ static const char *const conntrack_aliases[] = {
 
 static const char *const conntrack_ksyms[] = {
 	"nf_conntrack_hash", "nf_conntrack_htable_size", "nf_conntrack_hash_rnd", "init_net",
-	"jiffies", NULL,
+	NULL,
 };
 
 const struct recipe conntrack_recipe = {
