@@ -64,4 +64,13 @@ jq 'del(.make_slowdown_full_pct, .slowdown_full_long_pct)' "$top/docs/bench/run.
 python3 "$top/bench/compare" "$top/bench/baseline.json" "$tmp/gone.json" "$top/docs/bench/micro.json" "$arm64" >"$tmp/gone"
 check "bench/compare: a targeted figure the run lacks says NOT MEASURED and counts as missed" \
 	sh -c "[ \$(grep -c 'NOT MEASURED\$' '$tmp/gone') -eq \$((\$(grep -c 'NOT MEASURED\$' '$tmp/now') + 2)) ] && tail -1 '$tmp/gone' | grep -qx '  $((missed + 2)) targets missed'"
+# the soak table of docs/overhead.md is bench/soak-judge's of the soak
+# committed in docs/bench/soak.json, and that soak held every check
+sed -n '/^<!-- soak:begin -->$/,/^<!-- soak:end -->$/p' "$page" | sed '1,2d;$d' | sed '$d' >"$tmp/soak-page"
+python3 "$top/bench/soak-judge" --table "$top/docs/bench/soak.json" >"$tmp/soak-now"
+check "docs/overhead.md: the soak table is bench/soak-judge --table of docs/bench/soak.json" \
+	sh -c "[ -s '$tmp/soak-now' ] && cmp -s '$tmp/soak-page' '$tmp/soak-now'"
+check "docs/bench/soak.json: an hour on 6.12 and on 7.2-rt, every check held" \
+	jq -e '([.[].kernel] | sort) == ["6.12", "7.2-rt"] and all(.[]; .seconds >= 3600 and (.checks | length) >= 10 and all(.checks[]; .ok))' \
+	"$top/docs/bench/soak.json"
 summary host
