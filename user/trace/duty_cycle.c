@@ -114,15 +114,6 @@ static bool walk_cycled_until(struct duty_cycle *d, __u64 until_ns)
 	return ok;
 }
 
-/* now on the monotonic clock, bpf_ktime_get_ns()'s, in ns */
-static __u64 monotonic_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (__u64)ts.tv_sec * 1000000000ull + (__u64)ts.tv_nsec;
-}
-
 /*
  * The walks resume: a slice's walking time and cost start here, and its
  * end is set where the programs read it (at least 1 ns on: an end of 0

@@ -11,6 +11,14 @@
 
 #include "workload.h"
 
+unsigned long long monotonic_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (unsigned long long)ts.tv_sec * 1000000000ull + (unsigned long long)ts.tv_nsec;
+}
+
 double monotonic_s(void)
 {
 	struct timespec ts;

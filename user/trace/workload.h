@@ -43,7 +43,8 @@ const char *workload_wait(struct workload *w, double deadline);
 
 /* SIGTERM to a command still running, SIGKILL after the grace, and reap it. */
 void workload_stop(struct workload *w);
-/* Monotonic seconds. */
+/* Monotonic seconds; and nanoseconds, bpf_ktime_get_ns()'s clock. */
 double monotonic_s(void);
+unsigned long long monotonic_ns(void);
 
 #endif
